@@ -1,0 +1,411 @@
+#include "client/client.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "common/clock.h"
+#include "common/ctl.h"
+#include "common/units.h"
+
+#define CONNECT_MS 5000
+#define CTL_MS 15000
+#define UDP_HELLO_TRIES 50
+#define UDP_HELLO_MS 100
+
+struct client {
+	const struct xp_opts *o;
+	struct xp_addr addr;
+	char peer[96];
+	int ctl;
+	int sigfd;
+	struct xp_run run;
+	struct xp_worker *w;
+	int nw;
+	const struct xp_test_ops *ops;
+};
+
+static int family(const struct xp_opts *o)
+{
+	return o->ipv4 ? AF_INET : o->ipv6 ? AF_INET6 : AF_UNSPEC;
+}
+
+static void sockopts(const struct xp_opts *o, int remote, struct xp_sockopts *so)
+{
+	uint64_t snd = remote ? o->remote_sndbuf : o->sndbuf;
+	uint64_t rcv = remote ? o->remote_rcvbuf : o->rcvbuf;
+
+	so->nodelay = o->nodelay;
+	so->sndbuf = snd ? snd : o->window;
+	so->rcvbuf = rcv ? rcv : o->window;
+}
+
+static int send_setup(struct client *cl, struct xp_err *err)
+{
+	const struct xp_opts *o = cl->o;
+	struct xp_msg m;
+	struct xp_sockopts so;
+
+	memset(&m, 0, sizeof(m));
+	m.type = XP_MSG_SETUP;
+	m.u.setup.test = (uint64_t)o->test;
+	m.u.setup.duration_ms = o->length / XP_NS_PER_MS;
+	m.u.setup.req_size = xp_opts_req_size(o);
+	m.u.setup.rsp_size = xp_opts_rsp_size(o);
+	m.u.setup.flows = o->flows;
+	m.u.setup.threads = o->threads;
+	m.u.setup.nodelay = (uint64_t)o->nodelay;
+	sockopts(o, 1, &so);
+	m.u.setup.sndbuf = so.sndbuf;
+	m.u.setup.rcvbuf = so.rcvbuf;
+	m.u.setup.rr_timeout_ms = o->rr_timeout / XP_NS_PER_MS;
+	if (!m.u.setup.rr_timeout_ms)
+		m.u.setup.rr_timeout_ms = 1;
+	if (o->remote_cpus)
+		snprintf(m.u.setup.cpus, sizeof(m.u.setup.cpus), "%s", o->remote_cpus);
+	return xp_ctl_send(cl->ctl, &m, CTL_MS, cl->peer, err);
+}
+
+static int recv_expect(struct client *cl, struct xp_msg *m, int type, int ms,
+		       struct xp_err *err)
+{
+	if (xp_ctl_recv(cl->ctl, m, ms, cl->peer, err))
+		return -1;
+	if (m->type == XP_MSG_ERROR)
+		return xp_err_set(err, "server %s: %s", cl->peer, m->u.error.text);
+	if (m->type != type)
+		return xp_err_set(err, "server %s: expected %s, got %s", cl->peer,
+				  xp_msg_type_name((uint16_t)type), xp_msg_type_name(m->type));
+	return 0;
+}
+
+static int make_workers(struct client *cl, struct xp_err *err)
+{
+	int cpus[XP_CPUS_MAX], n, i;
+
+	if (cl->o->cpus) {
+		n = xp_parse_cpus(cl->o->cpus, cpus, XP_CPUS_MAX, "--cpus", err);
+		if (n < 0 || xp_cpu_check(cpus, n, "--cpus", err))
+			return -1;
+	} else {
+		n = xp_cpu_allowed(cpus, XP_CPUS_MAX);
+	}
+	cl->w = calloc(cl->o->threads, sizeof(*cl->w));
+	if (!cl->w)
+		return xp_err_set(err, "out of memory for %llu workers",
+				  (unsigned long long)cl->o->threads);
+	for (i = 0; i < (int)cl->o->threads; i++) {
+		cl->nw = i + 1;
+		if (xp_worker_init(&cl->w[i], i, cpus[i % n], &cl->run, err))
+			return -1;
+	}
+	return 0;
+}
+
+static int tcp_flow(struct client *cl, uint32_t idx, struct xp_err *err)
+{
+	uint8_t hello[XP_DATA_HELLO_LEN];
+	int fd = xp_connect_tcp(&cl->addr, &cl->run.so, CONNECT_MS, err);
+
+	if (fd < 0)
+		return -1;
+	xp_data_hello_encode(hello, cl->run.cookie, idx);
+	if (xp_send_all(fd, hello, sizeof(hello), CONNECT_MS, cl->peer, err)) {
+		close(fd);
+		return -1;
+	}
+	xp_set_nonblock(fd, 1);
+	return fd;
+}
+
+/* The hello is repeated until the server's flow socket echoes it. */
+static int udp_handshake(struct client *cl, int fd, const uint8_t *hello,
+			 struct xp_err *err)
+{
+	uint8_t b[64];
+	int i;
+
+	for (i = 0; i < UDP_HELLO_TRIES; i++) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+
+		if (send(fd, hello, XP_DATA_HELLO_LEN, 0) < 0 && errno != ECONNREFUSED)
+			return xp_err_sys(err, errno, "udp hello to %s", cl->peer);
+		while (poll(&p, 1, UDP_HELLO_MS) > 0) {
+			ssize_t n = recv(fd, b, sizeof(b), MSG_DONTWAIT);
+
+			if (n == XP_DATA_HELLO_LEN && !memcmp(b, hello, XP_DATA_HELLO_LEN))
+				return 0;
+			if (n < 0 && errno != ECONNREFUSED && errno != EAGAIN)
+				return xp_err_sys(err, errno, "udp hello to %s", cl->peer);
+			if (n < 0)
+				break;
+		}
+	}
+	return xp_err_set(err, "udp hello to %s: no answer after %d s (is UDP port %u "
+			  "open?)", cl->peer, UDP_HELLO_TRIES * UDP_HELLO_MS / 1000,
+			  xp_addr_port(&cl->addr));
+}
+
+static int udp_flow(struct client *cl, uint32_t idx, struct xp_err *err)
+{
+	uint8_t hello[XP_DATA_HELLO_LEN];
+	int fd = socket(cl->addr.ss.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0)
+		return xp_err_sys(err, errno, "udp socket");
+	if (xp_apply_sockopts(fd, SOCK_DGRAM, &cl->run.so, err) ||
+	    connect(fd, (const struct sockaddr *)&cl->addr.ss, cl->addr.len)) {
+		if (!err->msg[0])
+			xp_err_sys(err, errno, "connect udp %s", cl->peer);
+		close(fd);
+		return -1;
+	}
+	xp_data_hello_encode(hello, cl->run.cookie, idx);
+	if (udp_handshake(cl, fd, hello, err)) {
+		close(fd);
+		return -1;
+	}
+	xp_set_nonblock(fd, 1);
+	return fd;
+}
+
+static int open_flows(struct client *cl, struct xp_err *err)
+{
+	uint32_t i;
+
+	for (i = 0; i < cl->run.flows; i++) {
+		int fd = -1;
+
+		err->msg[0] = 0;
+		if (cl->ops->persistent) {
+			fd = cl->ops->sock_type == SOCK_DGRAM ? udp_flow(cl, i, err)
+							      : tcp_flow(cl, i, err);
+			if (fd < 0)
+				return -1;
+		}
+		if (xp_worker_add_flow(&cl->w[i % (uint32_t)cl->nw], fd, i, err)) {
+			if (fd >= 0)
+				close(fd);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void fill_run(struct client *cl)
+{
+	const struct xp_opts *o = cl->o;
+	struct xp_run *r = &cl->run;
+
+	r->test = o->test;
+	r->role = XP_ROLE_CLIENT;
+	r->req = (uint32_t)xp_opts_req_size(o);
+	r->rsp = (uint32_t)xp_opts_rsp_size(o);
+	sockopts(o, 0, &r->so);
+	r->rr_timeout_ns = o->rr_timeout;
+	r->peer = cl->addr;
+	r->flows = (uint32_t)o->flows;
+	r->threads = (uint32_t)o->threads;
+}
+
+static int connect_control(struct client *cl, const char *host, uint16_t port,
+			   struct xp_err *err)
+{
+	if (xp_resolve(host, port, family(cl->o), &cl->addr, err))
+		return -1;
+	xp_addr_str(&cl->addr, cl->peer, sizeof(cl->peer));
+	cl->ctl = xp_connect_tcp(&cl->addr, NULL, CONNECT_MS, err);
+	return cl->ctl < 0 ? -1 : 0;
+}
+
+static int start_workers(struct client *cl, struct xp_err *err)
+{
+	int i;
+
+	for (i = 0; i < cl->nw; i++)
+		if (xp_worker_start(&cl->w[i], err))
+			return -1;
+	return 0;
+}
+
+static void all_workers(struct client *cl, int cmd)
+{
+	int i;
+
+	for (i = 0; i < cl->nw; i++)
+		xp_worker_cmd(&cl->w[i], cmd);
+}
+
+static void join_workers(struct client *cl)
+{
+	int i;
+
+	for (i = 0; i < cl->nw; i++)
+		xp_worker_join(&cl->w[i]);
+}
+
+/* Sleep for the test duration, waking early if the server speaks (it can
+ * only be an error or a close) or a signal arrives.  0: duration done;
+ * 1: interrupted by signal; -1: server error. */
+static int wait_duration(struct client *cl, uint64_t until, struct xp_err *err)
+{
+	struct pollfd p[2] = { { .fd = cl->ctl, .events = POLLIN },
+			       { .fd = cl->sigfd, .events = POLLIN } };
+	uint64_t now;
+
+	while ((now = xp_now_ns()) < until) {
+		int ms = (int)((until - now + XP_NS_PER_MS - 1) / XP_NS_PER_MS);
+		int n = poll(p, cl->sigfd >= 0 ? 2 : 1, ms > 1000 ? 1000 : ms);
+		struct xp_msg m;
+
+		if (n > 0 && (p[1].revents & POLLIN))
+			return 1;
+		if (n > 0 && p[0].revents) {
+			if (xp_ctl_recv(cl->ctl, &m, 1000, cl->peer, err) == 0)
+				xp_err_set(err, "server %s ended the test: %s", cl->peer,
+					   m.type == XP_MSG_ERROR ? m.u.error.text
+								  : xp_msg_type_name(m.type));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int send_stop(struct client *cl, uint64_t dgrams, struct xp_err *err)
+{
+	struct xp_msg m;
+
+	memset(&m, 0, sizeof(m));
+	m.type = XP_MSG_STOP;
+	m.u.stop.datagrams_sent = dgrams;
+	return xp_ctl_send(cl->ctl, &m, CTL_MS, cl->peer, err);
+}
+
+static void collect(struct client *cl, struct xp_client_result *r)
+{
+	uint64_t t_go = 0, t_stop = 0, t_end = 0;
+	size_t off = 0;
+	int i;
+
+	for (i = 0; i < cl->nw; i++) {
+		struct xp_worker *w = &cl->w[i];
+		const uint64_t *src = (const uint64_t *)&w->c;
+		uint64_t *dst = (uint64_t *)&r->c;
+		size_t k;
+
+		for (k = 0; k < sizeof(w->c) / sizeof(uint64_t); k++)
+			dst[k] += src[k];
+		xp_hist_merge(r->hist, w->hist);
+		if (w->t_go && (!t_go || w->t_go < t_go))
+			t_go = w->t_go;
+		if (w->t_stop > t_stop)
+			t_stop = w->t_stop;
+		if (w->t_end > t_end)
+			t_end = w->t_end;
+		if (!r->warning[0] && w->errmsg[0])
+			snprintf(r->warning, sizeof(r->warning), "%s", w->errmsg);
+		if (off + 8 < sizeof(r->local_cpus))
+			off += (size_t)snprintf(r->local_cpus + off, sizeof(r->local_cpus) - off,
+						"%s%d", i ? "," : "", w->ran_cpu);
+	}
+	r->elapsed_ns = t_stop > t_go ? t_stop - t_go : 0;
+	r->rx_elapsed_ns = t_end > t_go ? t_end - t_go : r->elapsed_ns;
+	r->threads = cl->nw;
+}
+
+/* GO .. duration .. STOP .. RESULT. */
+static int run_test(struct client *cl, struct xp_client_result *r, struct xp_err *err)
+{
+	struct xp_cpu_snap a, b;
+	struct xp_msg m;
+	int rc;
+
+	memset(&m, 0, sizeof(m));
+	m.type = XP_MSG_READY;
+	if (xp_ctl_send(cl->ctl, &m, CTL_MS, cl->peer, err) ||
+	    recv_expect(cl, &m, XP_MSG_GO, CTL_MS, err))
+		return -1;
+	xp_cpu_snap(&a);
+	all_workers(cl, XP_CMD_GO);
+	rc = wait_duration(cl, xp_now_ns() + cl->o->length, err);
+	if (rc < 0)
+		return -1;
+	r->interrupted = rc == 1;
+	all_workers(cl, XP_CMD_STOP);
+	if (cl->ops->server_sends && send_stop(cl, 0, err))
+		return -1;
+	join_workers(cl);
+	xp_cpu_snap(&b);
+	xp_cpu_use(&a, &b, &r->cpu);
+	collect(cl, r);
+	if (!cl->ops->server_sends && send_stop(cl, r->c.dgrams_sent, err))
+		return -1;
+	if (recv_expect(cl, &m, XP_MSG_RESULT, CTL_MS + 10000, err))
+		return -1;
+	r->srv = m.u.result;
+	return 0;
+}
+
+static int setup(struct client *cl, struct xp_err *err)
+{
+	struct xp_msg m;
+
+	if (send_setup(cl, err) || recv_expect(cl, &m, XP_MSG_SETUP_OK, CTL_MS, err))
+		return -1;
+	cl->run.cookie = m.u.setup_ok.cookie;
+	if (make_workers(cl, err) || open_flows(cl, err) || start_workers(cl, err))
+		return -1;
+	return 0;
+}
+
+static void cleanup(struct client *cl)
+{
+	int i;
+
+	all_workers(cl, XP_CMD_ABORT);
+	join_workers(cl);
+	for (i = 0; i < cl->nw; i++)
+		xp_worker_destroy(&cl->w[i]);
+	free(cl->w);
+	if (cl->ctl >= 0)
+		close(cl->ctl);
+}
+
+int xp_client_run(const struct xp_opts *o, const char *host, uint16_t port,
+		  int sigfd, struct xp_client_result *r, struct xp_err *err)
+{
+	struct client cl;
+	int rc;
+
+	memset(&cl, 0, sizeof(cl));
+	memset(r, 0, sizeof(*r));
+	cl.o = o;
+	cl.ctl = -1;
+	cl.sigfd = sigfd;
+	cl.ops = xp_test_ops(o->test);
+	r->test = o->test;
+	r->req = xp_opts_req_size(o);
+	r->rsp = xp_opts_rsp_size(o);
+	r->hist = xp_hist_new();
+	if (!r->hist)
+		return xp_err_set(err, "out of memory");
+	if (connect_control(&cl, host, port, err))
+		return -1;
+	snprintf(r->server, sizeof(r->server), "%s", cl.peer);
+	fill_run(&cl);
+	rc = setup(&cl, err);
+	if (!rc)
+		rc = run_test(&cl, r, err);
+	cleanup(&cl);
+	return rc;
+}
+
+void xp_client_result_free(struct xp_client_result *r)
+{
+	xp_hist_free(r->hist);
+	r->hist = NULL;
+}

@@ -1,0 +1,36 @@
+/* The client side of a test: control conversation, data flows, workers,
+ * and the merged result of both ends. */
+#ifndef XP_CLIENT_H
+#define XP_CLIENT_H
+
+#include <stdint.h>
+
+#include "common/cpu.h"
+#include "common/err.h"
+#include "common/opts.h"
+#include "common/worker.h"
+#include "proto/msg.h"
+
+struct xp_client_result {
+	int test;
+	char server[96];          /* "10.0.0.2:5310" */
+	uint64_t req, rsp;        /* effective sizes */
+	struct xp_counters c;     /* all client workers */
+	struct xp_hist *hist;     /* merged round-trip times, ns */
+	uint64_t elapsed_ns;      /* client: GO to the end of sending */
+	uint64_t rx_elapsed_ns;   /* client receivers: GO to the last byte */
+	struct xp_cpu_use cpu;    /* client process and host */
+	struct xp_msg_result srv; /* the server's own view */
+	char local_cpus[XP_MSG_STR_MAX + 1];  /* CPU each client worker ran on */
+	int threads;
+	int interrupted;          /* stopped early by a signal */
+	char warning[320];        /* first recoverable error a worker saw */
+};
+
+/* Run the test described by o against host:port.  sigfd (or -1) ends the
+ * test early when readable.  0, or -1 with err naming what failed. */
+int xp_client_run(const struct xp_opts *o, const char *host, uint16_t port,
+		  int sigfd, struct xp_client_result *r, struct xp_err *err);
+void xp_client_result_free(struct xp_client_result *r);
+
+#endif

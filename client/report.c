@@ -1,0 +1,352 @@
+#include "client/report.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "common/clock.h"
+#include "common/json.h"
+
+#ifndef PACKAGE_VERSION
+#define PACKAGE_VERSION "0"
+#endif
+
+static double secs(uint64_t ns)
+{
+	return (double)ns / 1e9;
+}
+
+static double per_sec(uint64_t n, uint64_t ns)
+{
+	return ns ? (double)n / secs(ns) : 0.0;
+}
+
+static int is_udp(int t)
+{
+	return t == XP_UDP_STREAM || t == XP_UDP_RR;
+}
+
+static int is_rr(int t)
+{
+	return xp_test_ops(t)->rr;
+}
+
+/* Stream tests: who sent and who received, with their own clocks. */
+struct sides {
+	uint64_t sent, recv, sent_ns, recv_ns;
+};
+
+static void stream_sides(const struct xp_client_result *r, struct sides *s)
+{
+	if (r->test == XP_TCP_MAERTS) {
+		s->sent = r->srv.bytes_sent;
+		s->sent_ns = r->srv.elapsed_ns ? r->srv.elapsed_ns : r->elapsed_ns;
+		s->recv = r->c.bytes_recv;
+		s->recv_ns = r->rx_elapsed_ns;
+	} else {
+		s->sent = r->c.bytes_sent;
+		s->sent_ns = r->elapsed_ns;
+		s->recv = r->srv.bytes_received;
+		s->recv_ns = r->srv.elapsed_ns ? r->srv.elapsed_ns : r->elapsed_ns;
+	}
+}
+
+static uint64_t udp_lost(const struct xp_client_result *r)
+{
+	if (r->test == XP_UDP_RR)
+		return r->c.lost;
+	return r->c.dgrams_sent > r->srv.datagrams_received
+		       ? r->c.dgrams_sent - r->srv.datagrams_received : 0;
+}
+
+static double pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+static double remote_proc_pct(const struct xp_client_result *r)
+{
+	return pct(r->srv.cpu_user_us + r->srv.cpu_sys_us, r->elapsed_ns / 1000);
+}
+
+static void human_bytes(char *buf, size_t len, uint64_t b)
+{
+	const char *u[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	double v = (double)b;
+	int i = 0;
+
+	while (v >= 1024 && i < 4) {
+		v /= 1024;
+		i++;
+	}
+	snprintf(buf, len, i ? "%.2f %s" : "%.0f %s", v, u[i]);
+}
+
+static void human_stream(FILE *f, const struct xp_client_result *r)
+{
+	struct sides s;
+	char b1[32], b2[32];
+	const char *snd = r->test == XP_TCP_MAERTS ? "server" : "client";
+	const char *rcv = r->test == XP_TCP_MAERTS ? "client" : "server";
+
+	stream_sides(r, &s);
+	human_bytes(b1, sizeof(b1), s.sent);
+	human_bytes(b2, sizeof(b2), s.recv);
+	fprintf(f, "  sent     %12s in %6.2f s = %10.3f Gbit/s  (%s)\n", b1,
+		secs(s.sent_ns), per_sec(s.sent, s.sent_ns) * 8 / 1e9, snd);
+	fprintf(f, "  received %12s in %6.2f s = %10.3f Gbit/s  (%s)\n", b2,
+		secs(s.recv_ns), per_sec(s.recv, s.recv_ns) * 8 / 1e9, rcv);
+}
+
+static void human_udp(FILE *f, const struct xp_client_result *r)
+{
+	uint64_t sent = r->c.dgrams_sent, lost = udp_lost(r);
+
+	if (r->test == XP_UDP_STREAM)
+		fprintf(f, "  datagrams sent %llu, received %llu, lost %llu (%.3f%%), "
+			"out of order %llu, duplicates %llu\n",
+			(unsigned long long)sent, (unsigned long long)r->srv.datagrams_received,
+			(unsigned long long)lost, pct(lost, sent),
+			(unsigned long long)r->srv.out_of_order,
+			(unsigned long long)r->srv.duplicates);
+	else
+		fprintf(f, "  requests sent %llu, answered %llu, timed out (lost) %llu "
+			"(%.3f%%)\n", (unsigned long long)sent,
+			(unsigned long long)r->c.transactions, (unsigned long long)lost,
+			pct(lost, sent));
+}
+
+static void human_rr(FILE *f, const struct xp_client_result *r)
+{
+	const struct xp_hist *h = r->hist;
+
+	fprintf(f, "  client   %llu transactions in %.2f s = %.2f trans/s\n",
+		(unsigned long long)r->c.transactions, secs(r->elapsed_ns),
+		per_sec(r->c.transactions, r->elapsed_ns));
+	fprintf(f, "  server   %llu transactions served\n",
+		(unsigned long long)r->srv.transactions);
+	fprintf(f, "  round-trip latency (us): min %.2f mean %.2f stddev %.2f "
+		"p50 %.2f p90 %.2f p99 %.2f p99.9 %.2f max %.2f\n",
+		(double)xp_hist_min(h) / 1e3, xp_hist_mean(h) / 1e3,
+		xp_hist_stddev(h) / 1e3, xp_hist_percentile(h, 50) / 1e3,
+		xp_hist_percentile(h, 90) / 1e3, xp_hist_percentile(h, 99) / 1e3,
+		xp_hist_percentile(h, 99.9) / 1e3, (double)xp_hist_max(h) / 1e3);
+}
+
+void xp_report_human(FILE *f, const struct xp_opts *o, const struct xp_client_result *r)
+{
+	fprintf(f, "xperf %s %s to %s: %llu flow%s, %d thread%s each side, %.2f s%s\n",
+		PACKAGE_VERSION, xp_test_name(r->test), r->server,
+		(unsigned long long)o->flows, o->flows == 1 ? "" : "s", r->threads,
+		r->threads == 1 ? "" : "s", secs(r->elapsed_ns),
+		r->interrupted ? " (interrupted)" : "");
+	if (is_rr(r->test))
+		fprintf(f, "  request %llu B, response %llu B%s\n", (unsigned long long)r->req,
+			(unsigned long long)r->rsp, o->nodelay ? ", TCP_NODELAY" : "");
+	else
+		fprintf(f, "  %llu B per send%s\n", (unsigned long long)r->req,
+			o->nodelay ? ", TCP_NODELAY" : "");
+	if (is_rr(r->test))
+		human_rr(f, r);
+	else
+		human_stream(f, r);
+	if (is_udp(r->test))
+		human_udp(f, r);
+	fprintf(f, "  cpu      client %.1f%% of a CPU (host %.1f%%), server %.1f%% (host "
+		"%.1f%%); worker CPUs client [%s] server [%s]\n", r->cpu.proc_percent,
+		(double)r->cpu.host_busy_ppm / 1e4, remote_proc_pct(r),
+		(double)r->srv.host_busy_ppm / 1e4, r->local_cpus, r->srv.cpus);
+	if (r->c.errors || r->srv.errors)
+		fprintf(f, "  errors   client %llu, server %llu%s%s\n",
+			(unsigned long long)r->c.errors, (unsigned long long)r->srv.errors,
+			r->warning[0] ? "; first: " : "", r->warning);
+}
+
+static void json_cpus(struct xp_json *j, const char *key, const char *list)
+{
+	const char *p = list;
+
+	xp_json_arr_open(j, key);
+	while (p && *p) {
+		char *end;
+		long v = strtol(p, &end, 10);
+
+		if (end == p)
+			break;
+		xp_json_i64(j, NULL, v);
+		p = *end == ',' ? end + 1 : end;
+	}
+	xp_json_arr_close(j);
+}
+
+static void json_start(struct xp_json *j, const struct xp_opts *o)
+{
+	xp_json_obj_open(j, "start");
+	xp_json_str_val(j, "version", "xperf " PACKAGE_VERSION);
+	xp_json_u64(j, "protocol_version", XP_PROTO_VERSION);
+	xp_json_u64(j, "timestamp", (uint64_t)time(NULL));
+	xp_json_obj_open(j, "test_start");
+	xp_json_str_val(j, "test", xp_test_name(o->test));
+	xp_json_str_val(j, "protocol", is_udp(o->test) ? "UDP" : "TCP");
+	xp_json_str_val(j, "host", o->client ? o->client : "(embedded loopback server)");
+	xp_json_u64(j, "port", o->port);
+	xp_json_dbl(j, "duration", secs(o->length));
+	xp_json_u64(j, "msg_size", xp_opts_req_size(o));
+	xp_json_u64(j, "rsp_size", xp_opts_rsp_size(o));
+	xp_json_u64(j, "num_streams", o->flows);
+	xp_json_u64(j, "threads", o->threads);
+	xp_json_bool(j, "nodelay", o->nodelay);
+	xp_json_u64(j, "window", o->window);
+	xp_json_u64(j, "sndbuf", o->sndbuf);
+	xp_json_u64(j, "rcvbuf", o->rcvbuf);
+	xp_json_u64(j, "remote_sndbuf", o->remote_sndbuf);
+	xp_json_u64(j, "remote_rcvbuf", o->remote_rcvbuf);
+	xp_json_str_val(j, "cpus", o->cpus ? o->cpus : "");
+	xp_json_str_val(j, "remote_cpus", o->remote_cpus ? o->remote_cpus : "");
+	xp_json_dbl(j, "rr_timeout", secs(o->rr_timeout));
+	xp_json_str_val(j, "family", o->ipv4 ? "ipv4" : o->ipv6 ? "ipv6" : "any");
+	xp_json_obj_close(j);
+	xp_json_obj_close(j);
+}
+
+static void json_sum(struct xp_json *j, const char *key, uint64_t bytes, uint64_t ns)
+{
+	xp_json_obj_open(j, key);
+	xp_json_u64(j, "bytes", bytes);
+	xp_json_dbl(j, "seconds", secs(ns));
+	xp_json_dbl(j, "bits_per_second", per_sec(bytes, ns) * 8);
+	xp_json_obj_close(j);
+}
+
+static void json_rr(struct xp_json *j, const struct xp_client_result *r)
+{
+	static const struct { const char *key; double p; } ps[] = {
+		{ "p50", 50 }, { "p90", 90 }, { "p99", 99 }, { "p99_9", 99.9 },
+	};
+	const struct xp_hist *h = r->hist;
+	size_t i;
+
+	xp_json_obj_open(j, "rr");
+	xp_json_u64(j, "transactions", r->c.transactions);
+	xp_json_dbl(j, "transactions_per_second", per_sec(r->c.transactions, r->elapsed_ns));
+	xp_json_u64(j, "server_transactions", r->srv.transactions);
+	xp_json_str_val(j, "latency_kind", "round_trip");
+	xp_json_obj_open(j, "latency_us");
+	xp_json_dbl(j, "min", (double)xp_hist_min(h) / 1e3);
+	xp_json_dbl(j, "mean", xp_hist_mean(h) / 1e3);
+	xp_json_dbl(j, "stddev", xp_hist_stddev(h) / 1e3);
+	for (i = 0; i < sizeof(ps) / sizeof(ps[0]); i++)
+		xp_json_dbl(j, ps[i].key, xp_hist_percentile(h, ps[i].p) / 1e3);
+	xp_json_dbl(j, "max", (double)xp_hist_max(h) / 1e3);
+	xp_json_obj_close(j);
+	xp_json_obj_close(j);
+}
+
+static void json_udp(struct xp_json *j, const struct xp_client_result *r)
+{
+	uint64_t lost = udp_lost(r), sent = r->c.dgrams_sent;
+
+	xp_json_obj_open(j, "udp");
+	xp_json_u64(j, "packets_sent", sent);
+	xp_json_u64(j, "packets_received", r->test == XP_UDP_RR ? r->c.dgrams_recv
+							       : r->srv.datagrams_received);
+	xp_json_u64(j, "lost", lost);
+	xp_json_dbl(j, "lost_percent", pct(lost, sent));
+	xp_json_u64(j, "out_of_order", r->srv.out_of_order);
+	xp_json_u64(j, "duplicates", r->srv.duplicates);
+	xp_json_obj_close(j);
+}
+
+static void json_side(struct xp_json *j, const char *key, const struct xp_counters *c,
+		      const char *cpus, uint64_t user_us, uint64_t sys_us)
+{
+	xp_json_obj_open(j, key);
+	xp_json_u64(j, "bytes_sent", c->bytes_sent);
+	xp_json_u64(j, "bytes_received", c->bytes_recv);
+	xp_json_u64(j, "datagrams_sent", c->dgrams_sent);
+	xp_json_u64(j, "datagrams_received", c->dgrams_recv);
+	xp_json_u64(j, "transactions", c->transactions);
+	xp_json_u64(j, "errors", c->errors);
+	xp_json_u64(j, "cpu_user_us", user_us);
+	xp_json_u64(j, "cpu_system_us", sys_us);
+	json_cpus(j, "worker_cpus", cpus);
+	xp_json_obj_close(j);
+}
+
+static void json_end(struct xp_json *j, const struct xp_client_result *r)
+{
+	struct xp_counters sc = { 0 };
+	struct sides s;
+
+	xp_json_obj_open(j, "end");
+	if (is_rr(r->test)) {
+		s.sent = r->c.bytes_sent;
+		s.sent_ns = r->elapsed_ns;
+		s.recv = r->srv.bytes_received;
+		s.recv_ns = r->elapsed_ns;
+	} else {
+		stream_sides(r, &s);
+	}
+	json_sum(j, "sum_sent", s.sent, s.sent_ns);
+	json_sum(j, "sum_received", s.recv, s.recv_ns);
+	if (is_rr(r->test))
+		json_rr(j, r);
+	if (is_udp(r->test))
+		json_udp(j, r);
+	xp_json_obj_open(j, "cpu_utilization_percent");
+	xp_json_dbl(j, "host_total", (double)r->cpu.host_busy_ppm / 1e4);
+	xp_json_dbl(j, "remote_total", (double)r->srv.host_busy_ppm / 1e4);
+	xp_json_dbl(j, "local_process", r->cpu.proc_percent);
+	xp_json_dbl(j, "remote_process", remote_proc_pct(r));
+	xp_json_obj_close(j);
+	json_side(j, "client", &r->c, r->local_cpus, r->cpu.user_us, r->cpu.sys_us);
+	sc.bytes_sent = r->srv.bytes_sent;
+	sc.bytes_recv = r->srv.bytes_received;
+	sc.dgrams_sent = r->srv.datagrams_sent;
+	sc.dgrams_recv = r->srv.datagrams_received;
+	sc.transactions = r->srv.transactions;
+	sc.errors = r->srv.errors;
+	json_side(j, "server", &sc, r->srv.cpus, r->srv.cpu_user_us, r->srv.cpu_sys_us);
+	xp_json_bool(j, "interrupted", r->interrupted);
+	if (r->warning[0])
+		xp_json_str_val(j, "warning", r->warning);
+	xp_json_obj_close(j);
+}
+
+static int emit(FILE *f, struct xp_json *j)
+{
+	int rc = j->oom ? -1 : 0;
+
+	if (!rc)
+		fputs(xp_json_str(j), f);
+	else
+		fputs("{\"error\": \"out of memory formatting JSON\"}\n", f);
+	fflush(f);
+	xp_json_free(j);
+	return rc;
+}
+
+int xp_report_json(FILE *f, const struct xp_opts *o, const struct xp_client_result *r)
+{
+	struct xp_json j;
+
+	xp_json_init(&j, 1);
+	xp_json_obj_open(&j, NULL);
+	json_start(&j, o);
+	json_end(&j, r);
+	xp_json_obj_close(&j);
+	return emit(f, &j);
+}
+
+void xp_report_json_error(FILE *f, const struct xp_opts *o, const char *msg)
+{
+	struct xp_json j;
+
+	xp_json_init(&j, 1);
+	xp_json_obj_open(&j, NULL);
+	if (o)
+		json_start(&j, o);
+	xp_json_str_val(&j, "error", msg);
+	xp_json_obj_close(&j);
+	emit(f, &j);
+}

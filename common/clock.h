@@ -1,0 +1,19 @@
+/* Monotonic time in nanoseconds: the only clock the hot paths read. */
+#ifndef XP_CLOCK_H
+#define XP_CLOCK_H
+
+#include <stdint.h>
+#include <time.h>
+
+#define XP_NS_PER_SEC 1000000000ull
+#define XP_NS_PER_MS 1000000ull
+
+static inline uint64_t xp_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * XP_NS_PER_SEC + (uint64_t)ts.tv_nsec;
+}
+
+#endif

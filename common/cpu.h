@@ -1,0 +1,31 @@
+/* CPU placement and CPU-time accounting. */
+#ifndef XP_CPU_H
+#define XP_CPU_H
+
+#include <stdint.h>
+
+#include "common/err.h"
+
+/* CPUs this process may run on, ascending.  Returns count (>= 1). */
+int xp_cpu_allowed(int *cpus, int cap);
+/* Check that every cpus[i] is allowed; -1 names the first that is not. */
+int xp_cpu_check(const int *cpus, int n, const char *what, struct xp_err *err);
+/* Pin the calling thread to one CPU. */
+int xp_cpu_pin_self(int cpu, struct xp_err *err);
+
+struct xp_cpu_snap {
+	uint64_t host_busy, host_total; /* /proc/stat ticks, all CPUs */
+	uint64_t proc_user_us, proc_sys_us; /* this process, getrusage */
+	uint64_t wall_ns;
+};
+void xp_cpu_snap(struct xp_cpu_snap *s);
+
+struct xp_cpu_use {
+	uint64_t user_us, sys_us;   /* this process between the snapshots */
+	uint64_t host_busy_ppm;     /* host-wide busy share, parts per million */
+	double proc_percent;        /* process CPU time / wall time (x100) */
+};
+void xp_cpu_use(const struct xp_cpu_snap *a, const struct xp_cpu_snap *b,
+		struct xp_cpu_use *u);
+
+#endif

@@ -1,0 +1,62 @@
+#include "common/ctl.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "common/sock.h"
+
+int xp_ctl_send(int fd, const struct xp_msg *m, int timeout_ms,
+		const char *peer, struct xp_err *err)
+{
+	uint8_t buf[XP_MSG_HDR_LEN + XP_MSG_BODY_MAX];
+	size_t n = xp_msg_encode(m, buf, sizeof(buf));
+
+	if (!n)
+		return xp_err_set(err, "encode %s message: too large",
+				  xp_msg_type_name(m->type));
+	return xp_send_all(fd, buf, n, timeout_ms, peer, err);
+}
+
+static int other_version(const uint8_t *buf, size_t len, uint16_t version,
+			 const char *peer, struct xp_err *err)
+{
+	struct xp_msg m;
+
+	if (xp_msg_decode(buf, len, &m, NULL) == 0 && m.type == XP_MSG_ERROR)
+		return xp_err_set(err, "%s speaks protocol version %u, this xperf "
+				  "speaks %u: %s", peer, version, XP_PROTO_VERSION,
+				  m.u.error.text);
+	return xp_err_set(err, "%s speaks protocol version %u, this xperf speaks %u",
+			  peer, version, XP_PROTO_VERSION);
+}
+
+int xp_ctl_recv(int fd, struct xp_msg *m, int timeout_ms, const char *peer,
+		struct xp_err *err)
+{
+	uint8_t buf[XP_MSG_HDR_LEN + XP_MSG_BODY_MAX];
+	uint16_t version, type;
+	uint32_t blen;
+	char what[96];
+
+	snprintf(what, sizeof(what), "%s (control)", peer);
+	if (xp_recv_all(fd, buf, XP_MSG_HDR_LEN, timeout_ms, what, err))
+		return -1;
+	if (xp_msg_hdr_decode(buf, &version, &type, &blen, err))
+		return -1;
+	if (xp_recv_all(fd, buf + XP_MSG_HDR_LEN, blen, timeout_ms, what, err))
+		return -1;
+	if (version != XP_PROTO_VERSION)
+		return other_version(buf, XP_MSG_HDR_LEN + blen, version, peer, err);
+	return xp_msg_decode(buf, XP_MSG_HDR_LEN + blen, m, err);
+}
+
+void xp_ctl_send_error(int fd, int code, const char *text)
+{
+	struct xp_msg m;
+
+	memset(&m, 0, sizeof(m));
+	m.type = XP_MSG_ERROR;
+	m.u.error.code = (uint64_t)code;
+	snprintf(m.u.error.text, sizeof(m.u.error.text), "%s", text);
+	xp_ctl_send(fd, &m, 1000, "peer", NULL);
+}

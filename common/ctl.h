@@ -1,0 +1,22 @@
+/* Control-channel I/O: one whole message at a time, with a deadline, on a
+ * blocking or non-blocking socket.  The codec itself is in proto/. */
+#ifndef XP_CTL_H
+#define XP_CTL_H
+
+#include "common/err.h"
+#include "proto/msg.h"
+
+int xp_ctl_send(int fd, const struct xp_msg *m, int timeout_ms,
+		const char *peer, struct xp_err *err);
+
+/* Receive one message.  A peer of another protocol version yields -1
+ * with a message naming both versions (its ERROR text included if it
+ * sent one).  An XP_MSG_ERROR of our version is returned as a message;
+ * the caller decides. */
+int xp_ctl_recv(int fd, struct xp_msg *m, int timeout_ms, const char *peer,
+		struct xp_err *err);
+
+/* Send an XP_MSG_ERROR carrying text (best effort, short timeout). */
+void xp_ctl_send_error(int fd, int code, const char *text);
+
+#endif

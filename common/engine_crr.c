@@ -1,0 +1,262 @@
+/* TCP connect/request/response/close.  Each transaction opens a new
+ * connection whose first bytes are the data hello (so the server's single
+ * port can route it to this test) followed by the request, in one send.
+ * The transaction is timed from connect() to the last response byte.  The
+ * server closes first, right after its response, so TIME_WAIT stays on the
+ * server and the client's ephemeral ports are not exhausted; the client
+ * closes when it sees that end of stream and starts the next transaction. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "common/clock.h"
+#include "common/engines.h"
+#include "proto/msg.h"
+
+enum { CRR_RUNNING = 0, CRR_RETRY = 1 };
+
+static void cli_connect(struct xp_flow *f);
+
+/* A failed attempt: count it, and let the next tick retry (no hot loop
+ * against a refusing server). */
+static void cli_error(struct xp_flow *f, int errnum)
+{
+	struct xp_worker *w = f->w;
+
+	w->c.errors++;
+	if (!w->errmsg[0])
+		snprintf(w->errmsg, sizeof(w->errmsg), "TCP_CRR flow %u: %s",
+			 f->idx, strerror(errnum));
+	if (f->fd >= 0)
+		close(f->fd);
+	f->fd = -1;
+	f->events = 0;
+	f->phase = CRR_RETRY;
+	if (f->stopping)
+		xp_flow_finish(f);
+}
+
+static void cli_next(struct xp_flow *f)
+{
+	close(f->fd);
+	f->fd = -1;
+	f->events = 0;
+	if (f->stopping)
+		xp_flow_finish(f);
+	else
+		cli_connect(f);
+}
+
+static void cli_wait_eof(struct xp_flow *f, uint32_t events)
+{
+	char b[64];
+	ssize_t n;
+
+	(void)events;
+	n = recv(f->fd, b, sizeof(b), MSG_DONTWAIT);
+	if (n == 0)
+		cli_next(f);
+	else if (n < 0 && errno != EAGAIN && errno != EINTR)
+		cli_next(f); /* a reset after the response ends it too */
+}
+
+static void cli_wait_rsp(struct xp_flow *f, uint32_t events)
+{
+	struct xp_worker *w = f->w;
+	uint64_t rsp = w->run->rsp, left = rsp - f->rxoff;
+	ssize_t n;
+
+	(void)events;
+	n = recv(f->fd, w->buf, left < w->buflen ? left : w->buflen, MSG_DONTWAIT);
+	if (n > 0) {
+		f->rxoff += (uint64_t)n;
+		w->c.bytes_recv += (uint64_t)n;
+		if (f->rxoff < rsp)
+			return;
+		w->now = xp_now_ns();
+		xp_hist_add(w->hist, w->now - f->t0);
+		f->trans++;
+		w->c.transactions++;
+		f->on_io = cli_wait_eof;
+		cli_wait_eof(f, events);
+		return;
+	}
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	cli_error(f, n < 0 ? errno : ECONNRESET);
+}
+
+/* Send hello + request; the offset runs over both. */
+static void cli_send(struct xp_flow *f, uint32_t events)
+{
+	struct xp_worker *w = f->w;
+	uint8_t hello[XP_DATA_HELLO_LEN];
+	uint64_t total = XP_DATA_HELLO_LEN + w->run->req;
+	struct iovec iov[2];
+	struct msghdr mh = { .msg_iov = iov };
+	ssize_t n;
+
+	(void)events;
+	xp_data_hello_encode(hello, w->run->cookie, f->idx);
+	while (f->txoff < total) {
+		uint64_t off = f->txoff;
+
+		mh.msg_iovlen = 0;
+		if (off < XP_DATA_HELLO_LEN) {
+			iov[mh.msg_iovlen].iov_base = hello + off;
+			iov[mh.msg_iovlen++].iov_len = XP_DATA_HELLO_LEN - off;
+			off = XP_DATA_HELLO_LEN;
+		}
+		iov[mh.msg_iovlen].iov_base = w->txbuf;
+		iov[mh.msg_iovlen++].iov_len = total - off;
+		n = sendmsg(f->fd, &mh, MSG_NOSIGNAL | MSG_DONTWAIT);
+		if (n > 0) {
+			f->txoff += (uint64_t)n;
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN) {
+			f->on_io = cli_send;
+			if (xp_flow_watch(f, EPOLLOUT))
+				cli_error(f, errno);
+			return;
+		}
+		cli_error(f, n < 0 ? errno : EPIPE);
+		return;
+	}
+	w->c.bytes_sent += w->run->req;
+	f->on_io = cli_wait_rsp;
+	if (xp_flow_watch(f, EPOLLIN))
+		cli_error(f, errno);
+}
+
+static void cli_connected(struct xp_flow *f, uint32_t events)
+{
+	int soerr = 0;
+	socklen_t sl = sizeof(soerr);
+
+	(void)events;
+	if (getsockopt(f->fd, SOL_SOCKET, SO_ERROR, &soerr, &sl) || soerr) {
+		cli_error(f, soerr ? soerr : errno);
+		return;
+	}
+	cli_send(f, 0);
+}
+
+static void cli_connect(struct xp_flow *f)
+{
+	struct xp_worker *w = f->w;
+	const struct xp_addr *a = &w->run->peer;
+	struct xp_err err;
+
+	f->t0 = w->now;
+	f->txoff = f->rxoff = 0;
+	f->events = 0;
+	f->phase = CRR_RUNNING;
+	f->fd = socket(a->ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (f->fd < 0) {
+		cli_error(f, errno);
+		return;
+	}
+	if (xp_apply_sockopts(f->fd, SOCK_STREAM, &w->run->so, &err)) {
+		cli_error(f, errno);
+		return;
+	}
+	if (connect(f->fd, (const struct sockaddr *)&a->ss, a->len) == 0) {
+		cli_send(f, 0);
+		return;
+	}
+	if (errno != EINPROGRESS) {
+		cli_error(f, errno);
+		return;
+	}
+	f->on_io = cli_connected;
+	if (xp_flow_watch(f, EPOLLOUT))
+		cli_error(f, errno);
+}
+
+static void cli_add(struct xp_flow *f)
+{
+	f->phase = CRR_RETRY; /* nothing open until GO */
+}
+
+static void cli_go(struct xp_flow *f)
+{
+	cli_connect(f);
+}
+
+static void cli_stop(struct xp_flow *f)
+{
+	f->stopping = 1;
+	if (f->phase == CRR_RETRY)
+		xp_flow_finish(f);
+}
+
+static void cli_tick(struct xp_flow *f)
+{
+	if (f->phase == CRR_RETRY && f->w->going && !f->stopping)
+		cli_connect(f);
+}
+
+/* Server: read the request, send the response, close. */
+static void srv_io(struct xp_flow *f, uint32_t events)
+{
+	struct xp_worker *w = f->w;
+	ssize_t n;
+
+	(void)events;
+	while (f->rxoff < w->run->req) {
+		n = recv(f->fd, w->buf, w->buflen, MSG_DONTWAIT);
+		if (n > 0) {
+			f->rxoff += (uint64_t)n;
+			w->c.bytes_recv += (uint64_t)n;
+			continue;
+		}
+		if (n < 0 && (errno == EAGAIN || errno == EINTR))
+			return;
+		xp_flow_fail(f, n < 0 ? errno : ECONNRESET);
+		return;
+	}
+	while (f->txoff < w->run->rsp) {
+		uint64_t left = w->run->rsp - f->txoff;
+
+		n = send(f->fd, w->txbuf, left < w->buflen ? left : w->buflen,
+			 MSG_NOSIGNAL | MSG_DONTWAIT);
+		if (n > 0) {
+			f->txoff += (uint64_t)n;
+			w->c.bytes_sent += (uint64_t)n;
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN) {
+			if (xp_flow_watch(f, EPOLLOUT))
+				xp_flow_fail(f, errno);
+			return;
+		}
+		xp_flow_fail(f, n < 0 ? errno : EPIPE);
+		return;
+	}
+	w->c.transactions++;
+	xp_flow_finish(f);
+}
+
+static void srv_add(struct xp_flow *f)
+{
+	f->on_io = srv_io;
+	if (xp_flow_watch(f, EPOLLIN))
+		xp_flow_fail(f, errno);
+}
+
+const struct xp_side_ops xp_crr_client = {
+	.add = cli_add, .go = cli_go, .stop = cli_stop, .tick = cli_tick,
+};
+
+const struct xp_side_ops xp_crr_server = {
+	.add = srv_add,
+};

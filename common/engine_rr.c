@@ -1,0 +1,193 @@
+/* TCP request/response on persistent connections.  The client keeps one
+ * request outstanding per flow and times it from the first byte sent to
+ * the last byte of the response received, reusing the completion time as
+ * the next request's start: one clock read per transaction.  The server
+ * answers every complete request with a response, whatever the pacing of
+ * the bytes. */
+#include <errno.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+
+#include "common/clock.h"
+#include "common/engines.h"
+
+static size_t chunk(const struct xp_worker *w, uint64_t left)
+{
+	return left < w->buflen ? (size_t)left : w->buflen;
+}
+
+/* Send what is left of the request; wait for EPOLLOUT if the socket is full. */
+static void cli_tx(struct xp_flow *f)
+{
+	struct xp_worker *w = f->w;
+	uint64_t req = w->run->req;
+
+	while (f->txoff < req) {
+		ssize_t n = send(f->fd, w->txbuf, chunk(w, req - f->txoff),
+				 MSG_NOSIGNAL | MSG_DONTWAIT);
+
+		if (n > 0) {
+			f->txoff += (uint64_t)n;
+			w->c.bytes_sent += (uint64_t)n;
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN) {
+			if (xp_flow_watch(f, EPOLLIN | EPOLLOUT))
+				xp_flow_fail(f, errno);
+			return;
+		}
+		xp_flow_fail(f, n < 0 ? errno : EPIPE);
+		return;
+	}
+	if (f->events & EPOLLOUT)
+		xp_flow_watch(f, EPOLLIN);
+}
+
+static void cli_begin(struct xp_flow *f)
+{
+	f->t0 = f->w->now;
+	f->txoff = 0;
+	f->rxoff = 0;
+	cli_tx(f);
+}
+
+static void cli_done(struct xp_flow *f)
+{
+	struct xp_worker *w = f->w;
+	uint64_t now = xp_now_ns();
+
+	xp_hist_add(w->hist, now - f->t0);
+	f->trans++;
+	w->c.transactions++;
+	w->now = now;
+	if (f->stopping) {
+		shutdown(f->fd, SHUT_WR);
+		xp_flow_finish(f);
+		return;
+	}
+	cli_begin(f);
+}
+
+static void cli_io(struct xp_flow *f, uint32_t events)
+{
+	struct xp_worker *w = f->w;
+	uint64_t rsp = w->run->rsp;
+	ssize_t n;
+
+	if ((events & EPOLLOUT) && f->txoff < w->run->req) {
+		cli_tx(f);
+		if (f->fd < 0)
+			return;
+	}
+	if (!(events & (EPOLLIN | EPOLLERR | EPOLLHUP)))
+		return;
+	n = recv(f->fd, w->buf, chunk(w, rsp - f->rxoff), MSG_DONTWAIT);
+	if (n > 0) {
+		f->rxoff += (uint64_t)n;
+		w->c.bytes_recv += (uint64_t)n;
+		if (f->rxoff == rsp)
+			cli_done(f);
+		return;
+	}
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	xp_flow_fail(f, n < 0 ? errno : ECONNRESET);
+}
+
+static void cli_add(struct xp_flow *f)
+{
+	f->on_io = cli_io;
+	if (xp_flow_watch(f, EPOLLIN))
+		xp_flow_fail(f, errno);
+}
+
+static void cli_go(struct xp_flow *f)
+{
+	cli_begin(f);
+}
+
+static void cli_stop(struct xp_flow *f)
+{
+	f->stopping = 1; /* the outstanding transaction completes, then close */
+}
+
+/* Server: send owed response bytes; count a transaction per full response. */
+static void srv_flush(struct xp_flow *f)
+{
+	struct xp_worker *w = f->w;
+	uint64_t rsp = w->run->rsp;
+
+	while (f->owed) {
+		ssize_t n = send(f->fd, w->txbuf, chunk(w, f->owed),
+				 MSG_NOSIGNAL | MSG_DONTWAIT);
+
+		if (n > 0) {
+			f->owed -= (uint64_t)n;
+			f->txoff += (uint64_t)n;
+			w->c.bytes_sent += (uint64_t)n;
+			while (f->txoff >= rsp) {
+				f->txoff -= rsp;
+				f->trans++;
+				w->c.transactions++;
+			}
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN) {
+			if (xp_flow_watch(f, EPOLLIN | EPOLLOUT))
+				xp_flow_fail(f, errno);
+			return;
+		}
+		xp_flow_fail(f, n < 0 ? errno : EPIPE);
+		return;
+	}
+	if (f->events & EPOLLOUT)
+		xp_flow_watch(f, EPOLLIN);
+}
+
+static void srv_io(struct xp_flow *f, uint32_t events)
+{
+	struct xp_worker *w = f->w;
+	uint64_t req = w->run->req;
+
+	if (events & (EPOLLIN | EPOLLERR | EPOLLHUP)) {
+		ssize_t n = recv(f->fd, w->buf, w->buflen, MSG_DONTWAIT);
+
+		if (n > 0) {
+			w->c.bytes_recv += (uint64_t)n;
+			f->rxoff += (uint64_t)n;
+			if (f->rxoff >= req) {
+				f->owed += (f->rxoff / req) * w->run->rsp;
+				f->rxoff %= req;
+			}
+		} else if (n == 0) {
+			w->now = w->t_end = xp_now_ns();
+			xp_flow_finish(f);
+			return;
+		} else if (errno != EAGAIN && errno != EINTR) {
+			xp_flow_fail(f, errno);
+			return;
+		}
+	}
+	if (f->owed)
+		srv_flush(f);
+}
+
+static void srv_add(struct xp_flow *f)
+{
+	f->on_io = srv_io;
+	if (xp_flow_watch(f, EPOLLIN))
+		xp_flow_fail(f, errno);
+}
+
+const struct xp_side_ops xp_rr_client = {
+	.add = cli_add, .go = cli_go, .stop = cli_stop,
+};
+
+/* The server serves until the client closes. */
+const struct xp_side_ops xp_rr_server = {
+	.add = srv_add,
+};

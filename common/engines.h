@@ -1,0 +1,19 @@
+/* The traffic engines behind the test table (common/tests.c).  Each is a
+ * set of xp_side_ops callbacks; the flow's on_io handler is swapped as the
+ * flow moves between states rather than switching on a state field. */
+#ifndef XP_ENGINES_H
+#define XP_ENGINES_H
+
+#include "common/worker.h"
+
+/* TCP bulk transfer (TCP_STREAM, TCP_MAERTS). */
+extern const struct xp_side_ops xp_stream_tx, xp_stream_rx;
+/* TCP request/response on a persistent connection (TCP_RR). */
+extern const struct xp_side_ops xp_rr_client, xp_rr_server;
+/* TCP connect/request/response/close (TCP_CRR). */
+extern const struct xp_side_ops xp_crr_client, xp_crr_server;
+/* UDP (UDP_STREAM, UDP_RR). */
+extern const struct xp_side_ops xp_udp_tx, xp_udp_rx;
+extern const struct xp_side_ops xp_udp_rr_client, xp_udp_rr_server;
+
+#endif

@@ -1,0 +1,297 @@
+#include "common/opts.h"
+
+#include <getopt.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/units.h"
+#include "proto/msg.h"
+
+enum xp_opt_kind { XP_K_FLAG, XP_K_STR, XP_K_SIZE, XP_K_UINT, XP_K_SECS,
+		   XP_K_TEST, XP_K_SECTION };
+
+struct xp_opt_desc {
+	char sc;
+	const char *lname;
+	enum xp_opt_kind kind;
+	const char *meta;
+	const char *def;
+	uint64_t max;
+	const char *help;
+	size_t off;
+};
+
+static const struct xp_opt_desc descs[] = {
+#define XP_SECTION(title) \
+	{ 0, NULL, XP_K_SECTION, NULL, NULL, 0, title, 0 },
+#define XP_OPT(field, sc, lname, kind, meta, def, max, help) \
+	{ sc, lname, XP_K_##kind, meta, def, max, help, \
+	  offsetof(struct xp_opts, field) },
+#include "common/opts.def"
+#undef XP_OPT
+#undef XP_SECTION
+};
+
+#define NDESCS (sizeof(descs) / sizeof(descs[0]))
+#define LONG_ONLY_BASE 256
+
+/* Store one value into the field the descriptor names. */
+static int set_value(struct xp_opts *o, const struct xp_opt_desc *d,
+		     const char *arg, struct xp_err *err)
+{
+	char what[48];
+	void *p = (char *)o + d->off;
+	uint64_t v;
+	int t;
+
+	snprintf(what, sizeof(what), "--%s", d->lname);
+	switch (d->kind) {
+	case XP_K_FLAG:
+		*(int *)p = 1;
+		return 0;
+	case XP_K_STR:
+		if (!arg || !*arg)
+			return xp_err_set(err, "%s: empty argument", what);
+		*(const char **)p = arg;
+		return 0;
+	case XP_K_SIZE:
+		if (xp_parse_size(arg, d->max, what, &v, err))
+			return -1;
+		*(uint64_t *)p = v;
+		return 0;
+	case XP_K_UINT:
+		if (xp_parse_uint(arg, 0, d->max, what, &v, err))
+			return -1;
+		*(uint64_t *)p = v;
+		return 0;
+	case XP_K_SECS:
+		if (xp_parse_secs(arg, (double)d->max, what, &v, err))
+			return -1;
+		*(uint64_t *)p = v;
+		return 0;
+	case XP_K_TEST:
+		t = xp_test_parse(arg);
+		if (!t)
+			return xp_err_set(err, "%s: unknown test '%s' (TCP_STREAM, "
+					  "TCP_MAERTS, TCP_RR, TCP_CRR, UDP_STREAM, UDP_RR)",
+					  what, arg);
+		*(int *)p = t;
+		return 0;
+	case XP_K_SECTION:
+		break;
+	}
+	return xp_err_set(err, "%s: internal: bad option kind", what);
+}
+
+void xp_opts_defaults(struct xp_opts *o)
+{
+	struct xp_err err;
+	size_t i;
+
+	memset(o, 0, sizeof(*o));
+	for (i = 0; i < NDESCS; i++)
+		if (descs[i].def && set_value(o, &descs[i], descs[i].def, &err))
+			abort(); /* a bad default is a build bug, caught by tests */
+}
+
+static void build_getopt(struct option *lo, char *shorts)
+{
+	size_t i, n = 0, s = 0;
+
+	for (i = 0; i < NDESCS; i++) {
+		const struct xp_opt_desc *d = &descs[i];
+
+		if (d->kind == XP_K_SECTION)
+			continue;
+		lo[n].name = d->lname;
+		lo[n].has_arg = d->kind == XP_K_FLAG ? no_argument
+						      : required_argument;
+		lo[n].flag = NULL;
+		lo[n].val = d->sc ? d->sc : (int)(LONG_ONLY_BASE + i);
+		n++;
+		if (d->sc) {
+			shorts[s++] = d->sc;
+			if (d->kind != XP_K_FLAG)
+				shorts[s++] = ':';
+		}
+	}
+	memset(&lo[n], 0, sizeof(lo[n]));
+	shorts[s] = 0;
+}
+
+static const struct xp_opt_desc *find_desc(int val)
+{
+	size_t i;
+
+	if (val >= LONG_ONLY_BASE && (size_t)(val - LONG_ONLY_BASE) < NDESCS)
+		return &descs[val - LONG_ONLY_BASE];
+	for (i = 0; i < NDESCS; i++)
+		if (descs[i].kind != XP_K_SECTION && descs[i].sc == val)
+			return &descs[i];
+	return NULL;
+}
+
+static int bad_option(int argc, char **argv, struct xp_err *err)
+{
+	const char *arg = optind - 1 < argc ? argv[optind - 1] : "?";
+
+	if (optopt && strchr("cltpmMPTwB", optopt) && strlen(arg) == 2)
+		return xp_err_set(err, "option '-%c' needs an argument", optopt);
+	if (optopt)
+		return xp_err_set(err, "unknown option '-%c'", optopt);
+	return xp_err_set(err, "unknown option or missing argument: '%s'", arg);
+}
+
+static int validate(struct xp_opts *o, struct xp_err *err);
+
+int xp_opts_parse(struct xp_opts *o, int argc, char **argv,
+		  struct xp_err *err)
+{
+	struct option lo[NDESCS + 1];
+	char shorts[2 * NDESCS + 2];
+	int c;
+
+	xp_opts_defaults(o);
+	build_getopt(lo, shorts + 1);
+	shorts[0] = ':'; /* report a missing argument as ':' */
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
+		const struct xp_opt_desc *d;
+
+		if (c == '?')
+			return bad_option(argc, argv, err);
+		if (c == ':')
+			return xp_err_set(err, "option '%s' needs an argument",
+					  argv[optind - 1]);
+		d = find_desc(c);
+		if (!d)
+			return xp_err_set(err, "internal: option %d", c);
+		if (set_value(o, d, optarg, err))
+			return -1;
+	}
+	if (optind < argc)
+		return xp_err_set(err, "unexpected argument '%s'", argv[optind]);
+	return validate(o, err);
+}
+
+static int is_rr(int test)
+{
+	return test == XP_TCP_RR || test == XP_TCP_CRR || test == XP_UDP_RR;
+}
+
+uint64_t xp_opts_req_size(const struct xp_opts *o)
+{
+	if (o->msg_size)
+		return o->msg_size;
+	if (is_rr(o->test))
+		return 1;
+	return o->test == XP_UDP_STREAM ? 1472 : 131072;
+}
+
+uint64_t xp_opts_rsp_size(const struct xp_opts *o)
+{
+	if (!is_rr(o->test))
+		return 0;
+	return o->rsp_size ? o->rsp_size : xp_opts_req_size(o);
+}
+
+#define UDP_MAX_PAYLOAD 65507
+
+static int validate_sizes(const struct xp_opts *o, struct xp_err *err)
+{
+	uint64_t req = xp_opts_req_size(o), rsp = xp_opts_rsp_size(o);
+
+	if (o->rsp_size && !is_rr(o->test))
+		return xp_err_set(err, "-M applies to RR tests only, not %s",
+				  xp_test_name(o->test));
+	if (!req)
+		return xp_err_set(err, "-m: size must be at least 1");
+	if (o->test == XP_UDP_STREAM && req < 8)
+		return xp_err_set(err, "-m: UDP_STREAM datagrams carry a 64-bit "
+				  "sequence number: size must be at least 8, not %llu",
+				  (unsigned long long)req);
+	if ((o->test == XP_UDP_STREAM || o->test == XP_UDP_RR) &&
+	    (req > UDP_MAX_PAYLOAD || rsp > UDP_MAX_PAYLOAD))
+		return xp_err_set(err, "-m/-M: a UDP datagram holds at most %d "
+				  "bytes", UDP_MAX_PAYLOAD);
+	return 0;
+}
+
+static int validate(struct xp_opts *o, struct xp_err *err)
+{
+	int cpus[XP_CPUS_MAX];
+
+	if (o->help || o->version)
+		return 0;
+	if (o->server && o->client)
+		return xp_err_set(err, "-s and -c exclude each other");
+	if (o->ipv4 && o->ipv6)
+		return xp_err_set(err, "-4 and -6 exclude each other");
+	if (!o->flows)
+		return xp_err_set(err, "-P: at least one flow");
+	if (!o->threads)
+		return xp_err_set(err, "-T: at least one thread");
+	if (o->cpus && xp_parse_cpus(o->cpus, cpus, XP_CPUS_MAX, "--cpus", err) < 0)
+		return -1;
+	if (o->remote_cpus &&
+	    xp_parse_cpus(o->remote_cpus, cpus, XP_CPUS_MAX, "--remote-cpus", err) < 0)
+		return -1;
+	if (o->remote_cpus && strlen(o->remote_cpus) > XP_MSG_STR_MAX)
+		return xp_err_set(err, "--remote-cpus: list longer than %d characters",
+				  XP_MSG_STR_MAX);
+	if (!o->server && o->port == 0 && o->client)
+		return xp_err_set(err, "-p: port 0 is not a server port");
+	if (!o->server && (o->daemon || o->one_off || o->pidfile || o->bind))
+		return xp_err_set(err, "-D, -1, -B and --pidfile are server options (add -s)");
+	return validate_sizes(o, err);
+}
+
+static void usage_line(FILE *f, const struct xp_opt_desc *d)
+{
+	char left[64];
+	int n;
+
+	if (d->sc)
+		n = snprintf(left, sizeof(left), "  -%c, --%s", d->sc, d->lname);
+	else
+		n = snprintf(left, sizeof(left), "      --%s", d->lname);
+	if (d->meta && n > 0 && (size_t)n < sizeof(left))
+		snprintf(left + n, sizeof(left) - (size_t)n, " %s", d->meta);
+	fprintf(f, "%-28s %s", left, d->help);
+	if (d->def && strcmp(d->def, "0"))
+		fprintf(f, " [%s]", d->def);
+	fputc('\n', f);
+}
+
+void xp_opts_usage(FILE *f, const char *prog)
+{
+	size_t i;
+
+	fprintf(f, "usage: %s -s [server options]\n"
+		   "       %s -c HOST -t TEST [test options]\n"
+		   "       %s -t TEST [test options]   (server in this process, on loopback)\n",
+		prog, prog, prog);
+	for (i = 0; i < NDESCS; i++) {
+		if (descs[i].kind == XP_K_SECTION)
+			fprintf(f, "\n%s:\n", descs[i].help);
+		else
+			usage_line(f, &descs[i]);
+	}
+	fprintf(f, "\nSizes take K, M, G suffixes (x1024).  Exit status: 0 success, "
+		   "1 connection or test failure, 2 usage error.\n");
+}
+
+void xp_opts_list(FILE *f)
+{
+	size_t i;
+
+	for (i = 0; i < NDESCS; i++) {
+		if (descs[i].kind == XP_K_SECTION)
+			continue;
+		if (descs[i].sc)
+			fprintf(f, "-%c|", descs[i].sc);
+		fprintf(f, "--%s\n", descs[i].lname);
+	}
+}

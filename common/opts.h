@@ -1,0 +1,46 @@
+/* Command-line options: struct, parser, defaults and --help, all generated
+ * from common/opts.def so they cannot disagree. */
+#ifndef XP_OPTS_H
+#define XP_OPTS_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "common/err.h"
+
+#define XP_TYPE_FLAG int
+#define XP_TYPE_STR const char *
+#define XP_TYPE_SIZE uint64_t
+#define XP_TYPE_UINT uint64_t
+#define XP_TYPE_SECS uint64_t
+#define XP_TYPE_TEST int
+
+struct xp_opts {
+#define XP_SECTION(title)
+#define XP_OPT(field, sc, lname, kind, meta, def, max, help) \
+	XP_TYPE_##kind field;
+#include "common/opts.def"
+#undef XP_OPT
+#undef XP_SECTION
+};
+
+/* Fill defaults, then parse argv.  Validation of combinations is done
+ * here too, in one place.  0, or -1 with a one-line message in err. */
+int xp_opts_parse(struct xp_opts *o, int argc, char **argv,
+		  struct xp_err *err);
+
+/* Only the defaults (what an empty command line gives). */
+void xp_opts_defaults(struct xp_opts *o);
+
+/* --help text, generated from the table. */
+void xp_opts_usage(FILE *f, const char *prog);
+
+/* Effective sizes after defaults that depend on the test. */
+uint64_t xp_opts_req_size(const struct xp_opts *o);
+uint64_t xp_opts_rsp_size(const struct xp_opts *o);
+
+/* One line per option, "-m|--msg-size", for tests that compare the
+ * table with the man page. */
+void xp_opts_list(FILE *f);
+
+#endif

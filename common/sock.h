@@ -1,0 +1,52 @@
+/* Socket helpers.  Each returns a file descriptor or 0 on success, or -1
+ * with a message naming the call, the address and the reason. */
+#ifndef XP_SOCK_H
+#define XP_SOCK_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+#include "common/err.h"
+
+struct xp_addr {
+	struct sockaddr_storage ss;
+	socklen_t len;
+};
+
+/* family: AF_UNSPEC, AF_INET or AF_INET6.  host NULL = wildcard. */
+int xp_resolve(const char *host, uint16_t port, int family, struct xp_addr *a,
+	       struct xp_err *err);
+/* "10.0.0.2:5310" or "[::1]:5310". */
+const char *xp_addr_str(const struct xp_addr *a, char *buf, size_t len);
+uint16_t xp_addr_port(const struct xp_addr *a);
+void xp_addr_set_port(struct xp_addr *a, uint16_t port);
+
+/* Listening TCP socket (SO_REUSEADDR; dual-stack when a is "::"). */
+int xp_listen_tcp(const struct xp_addr *a, int backlog, struct xp_err *err);
+/* UDP socket bound to a with SO_REUSEADDR and SO_REUSEPORT, so that
+ * per-flow sockets connected to a client can share the port. */
+int xp_bind_udp(const struct xp_addr *a, struct xp_err *err);
+
+/* Blocking connect with a timeout; applies nodelay and buffer sizes
+ * before connecting (window scaling is negotiated in the SYN). */
+struct xp_sockopts {
+	int nodelay;
+	uint64_t sndbuf, rcvbuf;
+};
+int xp_connect_tcp(const struct xp_addr *a, const struct xp_sockopts *so,
+		   int timeout_ms, struct xp_err *err);
+int xp_apply_sockopts(int fd, int type, const struct xp_sockopts *so,
+		      struct xp_err *err);
+
+int xp_set_nonblock(int fd, int on);
+
+/* Send/receive exactly len bytes on a blocking or non-blocking socket,
+ * waiting at most timeout_ms in total.  recv returns -1 with "connection
+ * closed by peer" on EOF.  what names the peer/purpose in errors. */
+int xp_send_all(int fd, const void *buf, size_t len, int timeout_ms,
+		const char *what, struct xp_err *err);
+int xp_recv_all(int fd, void *buf, size_t len, int timeout_ms,
+		const char *what, struct xp_err *err);
+
+#endif

@@ -1,0 +1,383 @@
+#include "common/worker.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include "common/clock.h"
+#include "common/cpu.h"
+#include "common/seqwin.h"
+#include "proto/msg.h"
+
+#define EV_BATCH 64
+#define TICK_MS 10
+#define MIN_BUF (256 * 1024)
+
+/* Tags for the two non-flow descriptors in the epoll set. */
+static char tag_cmd, tag_mbox;
+
+struct mail {
+	int fd;
+	uint32_t idx;
+};
+
+static uint64_t drain_ns(const struct xp_worker *w)
+{
+	if (w->run->test == XP_UDP_RR)
+		return w->run->rr_timeout_ns + 100 * XP_NS_PER_MS;
+	return 5 * XP_NS_PER_SEC;
+}
+
+static int epoll_add(int epfd, int fd, void *ptr)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = ptr };
+
+	return epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev);
+}
+
+static int alloc_bufs(struct xp_worker *w, struct xp_err *err)
+{
+	size_t tx = w->run->req > w->run->rsp ? w->run->req : w->run->rsp;
+
+	w->buflen = tx > MIN_BUF ? tx : MIN_BUF;
+	w->buf = malloc(w->buflen);
+	w->txbuf = calloc(1, tx + 16);
+	w->hist = xp_hist_new();
+	if (!w->buf || !w->txbuf || !w->hist)
+		return xp_err_set(err, "worker %d: out of memory for %zu-byte buffers",
+				  w->id, w->buflen);
+	memset(w->buf, 0, w->buflen);
+	return 0;
+}
+
+int xp_worker_init(struct xp_worker *w, int id, int cpu, struct xp_run *run,
+		   struct xp_err *err)
+{
+	memset(w, 0, sizeof(*w));
+	w->id = id;
+	w->cpu = cpu;
+	w->ran_cpu = -1;
+	w->run = run;
+	w->epfd = w->evfd = w->mbox[0] = w->mbox[1] = -1;
+	w->ops = xp_test_ops(run->test);
+	if (!w->ops)
+		return xp_err_set(err, "worker: unknown test %d", run->test);
+	w->side = run->role == XP_ROLE_SERVER ? w->ops->server : w->ops->client;
+	w->ticking = w->side->tick != NULL;
+	w->epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (w->epfd < 0)
+		return xp_err_sys(err, errno, "worker %d: epoll_create1", id);
+	w->evfd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (w->evfd < 0 || epoll_add(w->epfd, w->evfd, &tag_cmd))
+		return xp_err_sys(err, errno, "worker %d: eventfd", id);
+	if (run->role == XP_ROLE_SERVER) {
+		if (pipe2(w->mbox, O_NONBLOCK | O_CLOEXEC) ||
+		    epoll_add(w->epfd, w->mbox[0], &tag_mbox))
+			return xp_err_sys(err, errno, "worker %d: mailbox pipe", id);
+	}
+	return alloc_bufs(w, err);
+}
+
+static int live_push(struct xp_worker *w, struct xp_flow *f)
+{
+	if (w->nlive == w->caplive) {
+		uint32_t cap = w->caplive ? w->caplive * 2 : 16;
+		struct xp_flow **n = realloc(w->live, cap * sizeof(*n));
+
+		if (!n)
+			return -1;
+		w->live = n;
+		w->caplive = cap;
+	}
+	f->slot = w->nlive;
+	w->live[w->nlive++] = f;
+	return 0;
+}
+
+static void noop_io(struct xp_flow *f, uint32_t events)
+{
+	(void)f;
+	(void)events;
+}
+
+struct xp_flow *xp_flow_alloc(struct xp_worker *w, int fd, uint32_t idx)
+{
+	struct xp_flow *f = w->free_flows;
+
+	if (f)
+		w->free_flows = f->next_free;
+	else if (!(f = malloc(sizeof(*f))))
+		return NULL;
+	memset(f, 0, sizeof(*f));
+	f->fd = fd;
+	f->idx = idx;
+	f->w = w;
+	f->on_io = noop_io;
+	if (live_push(w, f)) {
+		f->next_free = w->free_flows;
+		w->free_flows = f;
+		return NULL;
+	}
+	return f;
+}
+
+int xp_flow_watch(struct xp_flow *f, uint32_t events)
+{
+	struct epoll_event ev = { .events = events, .data.ptr = f };
+	int op = !f->events ? EPOLL_CTL_ADD : events ? EPOLL_CTL_MOD : EPOLL_CTL_DEL;
+
+	if (f->events == events)
+		return 0;
+	if (epoll_ctl(f->w->epfd, op, f->fd, &ev))
+		return -1;
+	f->events = events;
+	return 0;
+}
+
+void xp_flow_finish(struct xp_flow *f)
+{
+	struct xp_worker *w = f->w;
+	struct xp_flow *last;
+
+	if (f->fd >= 0)
+		close(f->fd);
+	f->fd = -1;
+	f->events = 0;
+	f->on_io = noop_io;
+	if (f->win) {
+		/* UDP receiver: its window's counts become the worker's */
+		w->c.dgrams_recv += f->win->unique;
+		w->c.out_of_order += f->win->out_of_order;
+		w->c.duplicates += f->win->duplicates;
+		free(f->win);
+		f->win = NULL;
+	}
+	last = w->live[--w->nlive];
+	w->live[f->slot] = last;
+	last->slot = f->slot;
+	f->next_free = w->free_flows;
+	w->free_flows = f;
+}
+
+void xp_flow_fail(struct xp_flow *f, int errnum)
+{
+	struct xp_worker *w = f->w;
+
+	w->c.errors++;
+	if (!w->errmsg[0])
+		snprintf(w->errmsg, sizeof(w->errmsg), "flow %u: %s", f->idx,
+			 strerror(errnum));
+	xp_flow_finish(f);
+}
+
+int xp_worker_add_flow(struct xp_worker *w, int fd, uint32_t idx,
+		       struct xp_err *err)
+{
+	if (!xp_flow_alloc(w, fd, idx))
+		return xp_err_set(err, "worker %d: out of memory for flow %u", w->id, idx);
+	return 0;
+}
+
+static void take_mail(struct xp_worker *w)
+{
+	struct mail m;
+
+	while (read(w->mbox[0], &m, sizeof(m)) == (ssize_t)sizeof(m)) {
+		struct xp_flow *f = xp_flow_alloc(w, m.fd, m.idx);
+		struct xp_err err;
+
+		if (!f) {
+			close(m.fd);
+			w->c.errors++;
+			continue;
+		}
+		if (xp_apply_sockopts(f->fd, w->ops->sock_type, &w->run->so, &err) &&
+		    !w->errmsg[0])
+			snprintf(w->errmsg, sizeof(w->errmsg), "%s", err.msg);
+		w->side->add(f);
+		if (w->ops->persistent)
+			atomic_fetch_add(&w->run->registered, 1);
+	}
+}
+
+static void on_cmd(struct xp_worker *w)
+{
+	uint64_t v;
+	int cmd;
+	uint32_t i;
+
+	if (read(w->evfd, &v, sizeof(v)) < 0 && errno != EAGAIN)
+		return;
+	cmd = atomic_load(&w->cmd);
+	w->now = xp_now_ns();
+	if (cmd >= XP_CMD_GO && !w->going) {
+		w->going = 1;
+		w->t_go = w->now;
+		if (w->side->go)
+			for (i = w->nlive; i-- > 0;)
+				w->side->go(w->live[i]);
+	}
+	if (cmd >= XP_CMD_STOP && !w->stopping) {
+		w->stopping = 1;
+		w->t_stop = w->now;
+		w->drain_deadline = w->now + drain_ns(w);
+		/* backwards: a flow finished by stop() is replaced by the last */
+		for (i = w->nlive; i-- > 0;)
+			if (i < w->nlive && w->side->stop)
+				w->side->stop(w->live[i]);
+	}
+}
+
+static void tick(struct xp_worker *w)
+{
+	uint32_t i;
+
+	if (!w->side->tick)
+		return;
+	for (i = w->nlive; i-- > 0;)
+		if (i < w->nlive)
+			w->side->tick(w->live[i]);
+}
+
+static int finished(const struct xp_worker *w)
+{
+	if (atomic_load_explicit(&w->cmd, memory_order_relaxed) == XP_CMD_ABORT)
+		return 1;
+	return w->stopping && (w->nlive == 0 || w->now >= w->drain_deadline);
+}
+
+static void dispatch(struct xp_worker *w, struct epoll_event *ev, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		void *p = ev[i].data.ptr;
+
+		if (p == &tag_cmd)
+			on_cmd(w);
+		else if (p == &tag_mbox)
+			take_mail(w);
+		else
+			((struct xp_flow *)p)->on_io(p, ev[i].events);
+	}
+}
+
+static void loop(struct xp_worker *w)
+{
+	struct epoll_event ev[EV_BATCH];
+	uint64_t next_tick = 0;
+
+	while (!finished(w)) {
+		int slow = w->stopping || (w->ticking && w->going);
+		int n = epoll_wait(w->epfd, ev, EV_BATCH, slow ? TICK_MS : -1);
+
+		if (n < 0 && errno != EINTR)
+			break;
+		if (n > 0)
+			dispatch(w, ev, n);
+		if (!slow)
+			continue;
+		/* handlers refresh w->now per transaction; read it here only
+		 * when nothing happened or while draining */
+		if (n <= 0 || w->stopping)
+			w->now = xp_now_ns();
+		if (w->now >= next_tick) {
+			tick(w);
+			next_tick = w->now + TICK_MS * XP_NS_PER_MS;
+		}
+	}
+}
+
+static void *worker_main(void *arg)
+{
+	struct xp_worker *w = arg;
+	struct xp_err err;
+	uint32_t i;
+
+	if (w->cpu >= 0 && xp_cpu_pin_self(w->cpu, &err))
+		snprintf(w->errmsg, sizeof(w->errmsg), "%s", err.msg);
+	w->now = xp_now_ns();
+	for (i = w->nlive; i-- > 0;)
+		w->side->add(w->live[i]);
+	loop(w);
+	w->ran_cpu = sched_getcpu();
+	if (!w->t_end)
+		w->t_end = w->stopping ? w->t_stop : w->now;
+	while (w->nlive)
+		xp_flow_finish(w->live[w->nlive - 1]);
+	return NULL;
+}
+
+int xp_worker_start(struct xp_worker *w, struct xp_err *err)
+{
+	int rc = pthread_create(&w->thr, NULL, worker_main, w);
+
+	if (rc)
+		return xp_err_sys(err, rc, "start worker thread %d", w->id);
+	w->started = 1;
+	return 0;
+}
+
+void xp_worker_cmd(struct xp_worker *w, int cmd)
+{
+	uint64_t one = 1;
+
+	atomic_store(&w->cmd, cmd);
+	if (write(w->evfd, &one, sizeof(one)) < 0) {
+		/* counter overflow is impossible; nothing else to do */
+	}
+}
+
+void xp_worker_join(struct xp_worker *w)
+{
+	if (w->started)
+		pthread_join(w->thr, NULL);
+	w->started = 0;
+}
+
+int xp_worker_mail(struct xp_worker *w, int fd, uint32_t idx)
+{
+	struct mail m = { .fd = fd, .idx = idx };
+
+	return write(w->mbox[1], &m, sizeof(m)) == (ssize_t)sizeof(m) ? 0 : -1;
+}
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+void xp_worker_destroy(struct xp_worker *w)
+{
+	struct xp_flow *f;
+	struct mail m;
+
+	if (w->mbox[0] >= 0)
+		while (read(w->mbox[0], &m, sizeof(m)) == (ssize_t)sizeof(m))
+			close(m.fd);
+	while (w->nlive)
+		xp_flow_finish(w->live[w->nlive - 1]);
+	while ((f = w->free_flows)) {
+		w->free_flows = f->next_free;
+		free(f);
+	}
+	free(w->live);
+	free(w->buf);
+	free(w->txbuf);
+	xp_hist_free(w->hist);
+	close_fd(&w->epfd);
+	close_fd(&w->evfd);
+	close_fd(&w->mbox[0]);
+	close_fd(&w->mbox[1]);
+	w->live = NULL;
+	w->buf = w->txbuf = NULL;
+	w->hist = NULL;
+}

@@ -1,0 +1,126 @@
+/* Worker threads: each pinned to one CPU, owning one epoll set, its flows,
+ * its counters and its latency histogram.  Nothing on the per-send or
+ * per-transaction path is shared with another thread: the controlling
+ * thread talks to a worker through an eventfd plus an atomic command, the
+ * server's accept loop hands it new connections through a pipe, and totals
+ * are read only after the worker has been joined. */
+#ifndef XP_WORKER_H
+#define XP_WORKER_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "common/err.h"
+#include "common/hist.h"
+#include "common/sock.h"
+
+enum xp_role { XP_ROLE_CLIENT = 0, XP_ROLE_SERVER = 1 };
+enum xp_cmd { XP_CMD_WAIT = 0, XP_CMD_GO, XP_CMD_STOP, XP_CMD_ABORT };
+
+struct xp_counters {
+	uint64_t bytes_sent, bytes_recv;
+	uint64_t dgrams_sent, dgrams_recv; /* dgrams_recv excludes duplicates */
+	uint64_t out_of_order, duplicates;
+	uint64_t lost;         /* UDP_RR: requests timed out */
+	uint64_t transactions;
+	uint64_t errors;       /* recoverable socket errors */
+};
+
+/* Parameters of one test on one side, shared read-only by its workers. */
+struct xp_run {
+	int test;           /* enum xp_test_type */
+	int role;           /* enum xp_role */
+	uint32_t req, rsp;  /* stream: req is the send size */
+	struct xp_sockopts so;
+	uint64_t rr_timeout_ns;
+	uint64_t cookie;
+	struct xp_addr peer; /* client: the server (TCP_CRR connects per transaction) */
+	uint32_t flows, threads;
+	_Atomic uint32_t registered; /* server: persistent flows taken in by workers */
+};
+
+struct xp_flow;
+struct xp_worker;
+typedef void (*xp_io_fn)(struct xp_flow *f, uint32_t events);
+
+struct xp_seqwin; /* UDP receive window: common/seqwin.h */
+
+struct xp_flow {
+	int fd;
+	uint32_t idx;       /* flow index within the test */
+	uint32_t slot;      /* position in the worker's live array */
+	uint32_t events;    /* epoll events currently registered */
+	struct xp_worker *w;
+	xp_io_fn on_io;     /* swapped as the flow changes state */
+	uint8_t stopping, registered, phase, pad;
+	uint64_t txoff, rxoff; /* progress in the current message */
+	uint64_t owed;      /* RR server: response bytes still to send */
+	uint64_t t0;        /* RR: when the outstanding request started */
+	uint64_t seq;       /* UDP: next sequence number; RR: request id */
+	uint64_t bytes, trans;
+	struct xp_seqwin *win;
+	struct xp_flow *next_free;
+};
+
+struct xp_side_ops {
+	void (*add)(struct xp_flow *f);  /* flow given to the worker */
+	void (*go)(struct xp_flow *f);   /* test starts (may be NULL) */
+	void (*stop)(struct xp_flow *f); /* duration over: finish gracefully */
+	void (*tick)(struct xp_flow *f); /* every few ms, if not NULL */
+};
+
+/* One test type: a small table, see common/tests.c. */
+struct xp_test_ops {
+	int test;
+	int sock_type;        /* SOCK_STREAM or SOCK_DGRAM */
+	int persistent;       /* flows exist before GO (all but TCP_CRR) */
+	int server_sends;     /* client must tell the server to stop first */
+	int rr;               /* request/response: latency measured */
+	const struct xp_side_ops *client, *server;
+};
+
+const struct xp_test_ops *xp_test_ops(int test);
+
+struct xp_worker {
+	int id, cpu, ran_cpu;
+	pthread_t thr;
+	int started;
+	int epfd, evfd, mbox[2];
+	_Atomic int cmd;
+	struct xp_run *run;
+	const struct xp_test_ops *ops;
+	const struct xp_side_ops *side;
+	struct xp_flow **live;
+	uint32_t nlive, caplive, active;
+	struct xp_flow *free_flows;
+	struct xp_counters c;
+	struct xp_hist *hist;
+	char *buf;   /* receive buffer, buflen bytes */
+	char *txbuf; /* zeroed send buffer, max(req, rsp) bytes */
+	size_t buflen;
+	uint64_t now, t_go, t_stop, t_end, t_last_rx, drain_deadline;
+	int going, stopping, ticking;
+	char errmsg[320];
+};
+
+int xp_worker_init(struct xp_worker *w, int id, int cpu, struct xp_run *run,
+		   struct xp_err *err);
+/* Client: give a connected socket (or -1 for a TCP_CRR slot) before start. */
+int xp_worker_add_flow(struct xp_worker *w, int fd, uint32_t idx,
+		       struct xp_err *err);
+int xp_worker_start(struct xp_worker *w, struct xp_err *err);
+void xp_worker_cmd(struct xp_worker *w, int cmd);
+void xp_worker_join(struct xp_worker *w);
+/* Closes everything, including sockets still waiting in the mailbox. */
+void xp_worker_destroy(struct xp_worker *w);
+/* Server accept loop: hand a data socket to the worker (any thread). */
+int xp_worker_mail(struct xp_worker *w, int fd, uint32_t idx);
+
+/* For the test engines. */
+int xp_flow_watch(struct xp_flow *f, uint32_t events);
+void xp_flow_finish(struct xp_flow *f);   /* close, mark done */
+void xp_flow_fail(struct xp_flow *f, int errnum);
+struct xp_flow *xp_flow_alloc(struct xp_worker *w, int fd, uint32_t idx);
+
+#endif

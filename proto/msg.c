@@ -1,0 +1,423 @@
+/* Control-channel codec.  Each message type is described by a table of
+ * field descriptors (tag, kind, offset in struct xp_msg, buffer size);
+ * one generic encoder and one generic decoder walk those tables, so adding
+ * a field is one table row and the wire rules live in one place.
+ * The tag numbers are part of the protocol: see proto/PROTOCOL.md. */
+#include "proto/msg.h"
+
+#include <string.h>
+#include <strings.h>
+
+#define FIELD_HDR_LEN 4
+#define U64_LEN 8
+
+enum field_kind {
+	FIELD_U64,
+	FIELD_STR,
+};
+
+struct field_desc {
+	uint16_t tag;
+	uint8_t kind;     /* enum field_kind */
+	uint16_t off;     /* offsetof(struct xp_msg, u.<msg>.<field>) */
+	uint16_t size;    /* FIELD_STR: buffer size including the NUL */
+	const char *name; /* for error messages */
+};
+
+struct msg_desc {
+	const char *name;
+	const struct field_desc *fields;
+	size_t nfields;
+};
+
+#define U64(t, f) \
+	{ (t), FIELD_U64, offsetof(struct xp_msg, u.f), 8, #f }
+#define STR(t, f)                                                  \
+	{ (t), FIELD_STR, offsetof(struct xp_msg, u.f),            \
+	  sizeof(((struct xp_msg *)0)->u.f), #f }
+
+/* Tags are stable wire identifiers: never renumber or reuse one. */
+static const struct field_desc setup_fields[] = {
+	U64(1, setup.test),
+	U64(2, setup.duration_ms),
+	U64(3, setup.req_size),
+	U64(4, setup.rsp_size),
+	U64(5, setup.flows),
+	U64(6, setup.threads),
+	U64(7, setup.nodelay),
+	U64(8, setup.sndbuf),
+	U64(9, setup.rcvbuf),
+	U64(10, setup.rr_timeout_ms),
+	U64(11, setup.flags),
+	STR(12, setup.cpus),
+};
+
+static const struct field_desc setup_ok_fields[] = {
+	U64(1, setup_ok.cookie),
+	U64(2, setup_ok.threads),
+	STR(3, setup_ok.cpus),
+};
+
+static const struct field_desc stop_fields[] = {
+	U64(1, stop.datagrams_sent),
+};
+
+static const struct field_desc result_fields[] = {
+	U64(1, result.elapsed_ns),
+	U64(2, result.bytes_sent),
+	U64(3, result.bytes_received),
+	U64(4, result.datagrams_sent),
+	U64(5, result.datagrams_received),
+	U64(6, result.out_of_order),
+	U64(7, result.duplicates),
+	U64(8, result.transactions),
+	U64(9, result.errors),
+	U64(10, result.cpu_user_us),
+	U64(11, result.cpu_sys_us),
+	U64(12, result.host_busy_ppm),
+	STR(13, result.cpus),
+};
+
+/* Frozen across all versions: code is tag 1, text is tag 2. */
+static const struct field_desc error_fields[] = {
+	U64(1, error.code),
+	STR(2, error.text),
+};
+
+#define TABLE(n, f) { (n), (f), sizeof(f) / sizeof((f)[0]) }
+
+static const struct msg_desc msg_descs[] = {
+	[XP_MSG_SETUP] = TABLE("SETUP", setup_fields),
+	[XP_MSG_SETUP_OK] = TABLE("SETUP_OK", setup_ok_fields),
+	[XP_MSG_READY] = { "READY", NULL, 0 },
+	[XP_MSG_GO] = { "GO", NULL, 0 },
+	[XP_MSG_STOP] = TABLE("STOP", stop_fields),
+	[XP_MSG_RESULT] = TABLE("RESULT", result_fields),
+	[XP_MSG_ERROR] = TABLE("ERROR", error_fields),
+};
+
+/* The duplicate-tag check keeps one bit per table row. */
+_Static_assert(sizeof(result_fields) / sizeof(result_fields[0]) <= 32,
+	       "seen mask in decode_body is 32 bits");
+
+static const struct msg_desc *desc_of(uint16_t type)
+{
+	if (type >= sizeof(msg_descs) / sizeof(msg_descs[0]))
+		return NULL;
+	if (!msg_descs[type].name)
+		return NULL;
+	return &msg_descs[type];
+}
+
+/* ---- big-endian helpers ---- */
+
+static void put16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	put16(p, (uint16_t)(v >> 16));
+	put16(p + 2, (uint16_t)v);
+}
+
+static void put64(uint8_t *p, uint64_t v)
+{
+	put32(p, (uint32_t)(v >> 32));
+	put32(p + 4, (uint32_t)v);
+}
+
+static uint16_t get16(const uint8_t *p)
+{
+	return (uint16_t)((uint16_t)p[0] << 8 | p[1]);
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+	return (uint32_t)get16(p) << 16 | get16(p + 2);
+}
+
+static uint64_t get64(const uint8_t *p)
+{
+	return (uint64_t)get32(p) << 32 | get32(p + 4);
+}
+
+/* ---- encoder ---- */
+
+/* Bytes the value of f takes in m; 0 for an empty string (omitted). */
+static size_t field_value_len(const struct field_desc *f,
+			      const struct xp_msg *m)
+{
+	const char *s = (const char *)m + f->off;
+
+	if (f->kind == FIELD_U64)
+		return U64_LEN;
+	/* A string that fills its buffer without a NUL is clamped. */
+	return strnlen(s, XP_MSG_STR_MAX);
+}
+
+static size_t encoded_body_len(const struct msg_desc *d,
+			       const struct xp_msg *m)
+{
+	size_t n = 0;
+	size_t vlen;
+
+	for (size_t i = 0; i < d->nfields; i++) {
+		vlen = field_value_len(&d->fields[i], m);
+		if (vlen > 0)
+			n += FIELD_HDR_LEN + vlen;
+	}
+	return n;
+}
+
+/* Writes one field at p (space already checked); returns bytes written. */
+static size_t encode_field(const struct field_desc *f,
+			   const struct xp_msg *m, uint8_t *p)
+{
+	const uint8_t *src = (const uint8_t *)m + f->off;
+	size_t vlen = field_value_len(f, m);
+
+	if (vlen == 0)
+		return 0;
+	put16(p, f->tag);
+	put16(p + 2, (uint16_t)vlen);
+	if (f->kind == FIELD_U64)
+		put64(p + FIELD_HDR_LEN, *(const uint64_t *)src);
+	else
+		memcpy(p + FIELD_HDR_LEN, src, vlen);
+	return FIELD_HDR_LEN + vlen;
+}
+
+size_t xp_msg_encode(const struct xp_msg *m, uint8_t *buf, size_t cap)
+{
+	const struct msg_desc *d = desc_of(m->type);
+	size_t body, pos = XP_MSG_HDR_LEN;
+
+	if (!d)
+		return 0;
+	body = encoded_body_len(d, m);
+	if (cap < XP_MSG_HDR_LEN || cap - XP_MSG_HDR_LEN < body)
+		return 0;
+	put32(buf, XP_MSG_MAGIC);
+	put16(buf + 4, XP_PROTO_VERSION);
+	put16(buf + 6, m->type);
+	put32(buf + 8, (uint32_t)body);
+	for (size_t i = 0; i < d->nfields; i++)
+		pos += encode_field(&d->fields[i], m, buf + pos);
+	return pos;
+}
+
+/* ---- decoder ---- */
+
+int xp_msg_hdr_decode(const uint8_t *hdr, uint16_t *version, uint16_t *type,
+		      uint32_t *body_len, struct xp_err *err)
+{
+	uint32_t magic = get32(hdr);
+
+	*version = get16(hdr + 4);
+	*type = get16(hdr + 6);
+	*body_len = get32(hdr + 8);
+	if (magic != XP_MSG_MAGIC)
+		return xp_err_set(err,
+				  "control message: bad magic 0x%08x, "
+				  "expected 0x%08x (\"XPCT\")",
+				  (unsigned)magic, XP_MSG_MAGIC);
+	if (*body_len > XP_MSG_BODY_MAX)
+		return xp_err_set(err,
+				  "control message: body length %u exceeds "
+				  "maximum %d",
+				  (unsigned)*body_len, XP_MSG_BODY_MAX);
+	return 0;
+}
+
+static const struct field_desc *find_field(const struct msg_desc *d,
+					   uint16_t tag)
+{
+	for (size_t i = 0; i < d->nfields; i++)
+		if (d->fields[i].tag == tag)
+			return &d->fields[i];
+	return NULL;
+}
+
+static int decode_str(const struct msg_desc *d, const struct field_desc *f,
+		      const uint8_t *v, uint16_t vlen, struct xp_msg *m,
+		      struct xp_err *err)
+{
+	char *dst = (char *)m + f->off;
+	const uint8_t *nul;
+
+	if (vlen > XP_MSG_STR_MAX || vlen >= f->size)
+		return xp_err_set(err,
+				  "control message: %s field %u (%s) length "
+				  "%u exceeds maximum %d",
+				  d->name, f->tag, f->name, vlen,
+				  XP_MSG_STR_MAX);
+	nul = memchr(v, 0, vlen);
+	if (nul)
+		return xp_err_set(err,
+				  "control message: %s field %u (%s) contains "
+				  "a NUL byte at offset %td",
+				  d->name, f->tag, f->name, nul - v);
+	memcpy(dst, v, vlen);
+	dst[vlen] = '\0';
+	return 0;
+}
+
+static int decode_field(const struct msg_desc *d, const struct field_desc *f,
+			const uint8_t *v, uint16_t vlen, struct xp_msg *m,
+			struct xp_err *err)
+{
+	if (f->kind == FIELD_STR)
+		return decode_str(d, f, v, vlen, m, err);
+	if (vlen != U64_LEN)
+		return xp_err_set(err,
+				  "control message: %s field %u (%s) has "
+				  "length %u, integers take %d",
+				  d->name, f->tag, f->name, vlen, U64_LEN);
+	*(uint64_t *)((uint8_t *)m + f->off) = get64(v);
+	return 0;
+}
+
+/* Checks that a field header and its value fit in the remaining bytes. */
+static int check_fits(const struct msg_desc *d, const uint8_t *p,
+		      size_t left, struct xp_err *err)
+{
+	if (left < FIELD_HDR_LEN)
+		return xp_err_set(err,
+				  "control message: %s field header truncated "
+				  "(needs %d bytes, %zu left)",
+				  d->name, FIELD_HDR_LEN, left);
+	if (get16(p + 2) > left - FIELD_HDR_LEN)
+		return xp_err_set(err,
+				  "control message: %s field %u truncated "
+				  "(needs %u bytes, %zu left)",
+				  d->name, get16(p), get16(p + 2),
+				  left - FIELD_HDR_LEN);
+	return 0;
+}
+
+/* A known tag seen twice is rejected rather than "last wins": a peer
+ * that repeats a field is buggy, and silently picking one hides it. */
+static int decode_body(const struct msg_desc *d, const uint8_t *body,
+		       size_t len, struct xp_msg *m, struct xp_err *err)
+{
+	uint32_t seen = 0;
+	size_t pos = 0;
+
+	while (pos < len) {
+		const uint8_t *p = body + pos;
+		const struct field_desc *f;
+		uint32_t bit;
+
+		if (check_fits(d, p, len - pos, err) < 0)
+			return -1;
+		pos += FIELD_HDR_LEN + get16(p + 2);
+		f = find_field(d, get16(p));
+		if (!f)
+			continue; /* unknown tag: a newer peer's field */
+		bit = 1u << (f - d->fields);
+		if (seen & bit)
+			return xp_err_set(err,
+					  "control message: %s field %u (%s) "
+					  "appears twice",
+					  d->name, f->tag, f->name);
+		seen |= bit;
+		if (decode_field(d, f, p + FIELD_HDR_LEN, get16(p + 2), m,
+				 err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int xp_msg_decode(const uint8_t *buf, size_t len, struct xp_msg *m,
+		  struct xp_err *err)
+{
+	const struct msg_desc *d;
+	uint16_t version, type;
+	uint32_t body_len;
+
+	memset(m, 0, sizeof(*m));
+	if (len < XP_MSG_HDR_LEN)
+		return xp_err_set(err,
+				  "control message: %zu bytes, the header "
+				  "needs %d",
+				  len, XP_MSG_HDR_LEN);
+	if (xp_msg_hdr_decode(buf, &version, &type, &body_len, err) < 0)
+		return -1;
+	if (body_len != len - XP_MSG_HDR_LEN)
+		return xp_err_set(err,
+				  "control message: body length %u in header "
+				  "but %zu bytes follow",
+				  (unsigned)body_len, len - XP_MSG_HDR_LEN);
+	/* ERROR is frozen, so it is read whatever the peer's version. */
+	if (version != XP_PROTO_VERSION && type != XP_MSG_ERROR)
+		return xp_err_set(err,
+				  "control message: protocol version %u, "
+				  "this build speaks %d",
+				  version, XP_PROTO_VERSION);
+	d = desc_of(type);
+	if (!d)
+		return xp_err_set(err, "control message: unknown type %u",
+				  type);
+	m->type = type;
+	m->version = version;
+	return decode_body(d, buf + XP_MSG_HDR_LEN, body_len, m, err);
+}
+
+/* Never NULL, so it can go straight into a format string. */
+const char *xp_msg_type_name(uint16_t type)
+{
+	const struct msg_desc *d = desc_of(type);
+
+	return d ? d->name : "UNKNOWN";
+}
+
+/* ---- data-connection hello ---- */
+
+void xp_data_hello_encode(uint8_t *buf, uint64_t cookie, uint32_t flow)
+{
+	put32(buf, XP_DATA_MAGIC);
+	put64(buf + 4, cookie);
+	put32(buf + 12, flow);
+}
+
+int xp_data_hello_decode(const uint8_t *buf, size_t len, uint64_t *cookie,
+			 uint32_t *flow)
+{
+	if (len < XP_DATA_HELLO_LEN || get32(buf) != XP_DATA_MAGIC)
+		return -1;
+	if (cookie)
+		*cookie = get64(buf + 4);
+	if (flow)
+		*flow = get32(buf + 12);
+	return 0;
+}
+
+/* ---- test names ---- */
+
+static const char *const test_names[] = {
+	[XP_TCP_STREAM] = "TCP_STREAM", [XP_TCP_MAERTS] = "TCP_MAERTS",
+	[XP_TCP_RR] = "TCP_RR",         [XP_TCP_CRR] = "TCP_CRR",
+	[XP_UDP_STREAM] = "UDP_STREAM", [XP_UDP_RR] = "UDP_RR",
+};
+
+#define NTESTS ((int)(sizeof(test_names) / sizeof(test_names[0])))
+
+int xp_test_parse(const char *name)
+{
+	if (!name)
+		return 0;
+	for (int i = 1; i < NTESTS; i++)
+		if (test_names[i] && strcasecmp(name, test_names[i]) == 0)
+			return i;
+	return 0;
+}
+
+const char *xp_test_name(int test)
+{
+	if (test < 1 || test >= NTESTS)
+		return NULL;
+	return test_names[test];
+}

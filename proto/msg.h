@@ -1,0 +1,140 @@
+/* Control-channel messages: typed structs and their pure wire codec.
+ *
+ * Every message is a 12-byte header followed by a body of TLV fields:
+ *   header: magic u32 "XPCT" | version u16 | type u16 | body length u32
+ *   field:  tag u16 | length u16 | value (length bytes)
+ * All integers big-endian.  Integer fields are encoded as u64 (length 8);
+ * strings as raw bytes (no NUL).  A decoder skips tags it does not know,
+ * so fields can be added without a version bump; the version changes only
+ * when a message's meaning changes.  The header layout, XP_MSG_ERROR and
+ * its "text" field are frozen forever so that peers of different versions
+ * can always tell each other why they cannot talk.
+ * See proto/PROTOCOL.md for the conversation. */
+#ifndef XP_PROTO_MSG_H
+#define XP_PROTO_MSG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/err.h"
+
+#define XP_MSG_MAGIC 0x58504354u /* "XPCT" */
+#define XP_PROTO_VERSION 1
+#define XP_MSG_HDR_LEN 12
+#define XP_MSG_BODY_MAX 16384 /* checked before anything is read */
+#define XP_MSG_STR_MAX 256    /* strings longer are rejected */
+
+enum xp_msg_type {
+	XP_MSG_SETUP = 1,    /* client -> server: test parameters */
+	XP_MSG_SETUP_OK = 2, /* server -> client: cookie, server layout */
+	XP_MSG_READY = 3,    /* client -> server: all data flows opened */
+	XP_MSG_GO = 4,       /* server -> client: every flow registered */
+	XP_MSG_STOP = 5,     /* client -> server: duration elapsed */
+	XP_MSG_RESULT = 6,   /* server -> client: server's counters */
+	XP_MSG_ERROR = 7,    /* either way: fatal, text says why */
+};
+
+enum xp_test_type {
+	XP_TCP_STREAM = 1,
+	XP_TCP_MAERTS = 2,
+	XP_TCP_RR = 3,
+	XP_TCP_CRR = 4,
+	XP_UDP_STREAM = 5,
+	XP_UDP_RR = 6,
+};
+
+struct xp_msg_setup {
+	uint64_t test;        /* enum xp_test_type */
+	uint64_t duration_ms;
+	uint64_t req_size;    /* stream: bytes per send; RR: request */
+	uint64_t rsp_size;    /* RR: response; stream: unused */
+	uint64_t flows;
+	uint64_t threads;     /* server worker threads */
+	uint64_t nodelay;     /* 0/1 */
+	uint64_t sndbuf;      /* server SO_SNDBUF, 0 = kernel default */
+	uint64_t rcvbuf;      /* server SO_RCVBUF, 0 = kernel default */
+	uint64_t rr_timeout_ms; /* UDP_RR: request declared lost after */
+	uint64_t flags;       /* XP_SETUP_F_* */
+	char cpus[XP_MSG_STR_MAX + 1]; /* server CPU list, "" = default */
+};
+
+struct xp_msg_setup_ok {
+	uint64_t cookie;  /* identifies the test's data connections */
+	uint64_t threads; /* server worker threads actually started */
+	char cpus[XP_MSG_STR_MAX + 1]; /* CPU of each server worker */
+};
+
+struct xp_msg_stop {
+	uint64_t datagrams_sent; /* UDP: what the client sent, for loss */
+};
+
+struct xp_msg_result {
+	uint64_t elapsed_ns;     /* server: GO to last flow finished */
+	uint64_t bytes_sent;
+	uint64_t bytes_received;
+	uint64_t datagrams_sent;
+	uint64_t datagrams_received; /* unique, duplicates excluded */
+	uint64_t out_of_order;
+	uint64_t duplicates;
+	uint64_t transactions;   /* RR/CRR: responses sent */
+	uint64_t errors;         /* recoverable socket errors counted */
+	uint64_t cpu_user_us;    /* server process CPU during the test */
+	uint64_t cpu_sys_us;
+	uint64_t host_busy_ppm;  /* host-wide CPU busy, parts per million */
+	char cpus[XP_MSG_STR_MAX + 1]; /* CPU each worker last ran on */
+};
+
+struct xp_msg_error {
+	uint64_t code;
+	char text[XP_MSG_STR_MAX + 1];
+};
+
+struct xp_msg {
+	uint16_t type;    /* enum xp_msg_type */
+	uint16_t version; /* filled by decode from the header */
+	union {
+		struct xp_msg_setup setup;
+		struct xp_msg_setup_ok setup_ok;
+		struct xp_msg_stop stop;
+		struct xp_msg_result result;
+		struct xp_msg_error error;
+	} u;              /* READY and GO have empty bodies */
+};
+
+/* Encode m (type from m->type, version XP_PROTO_VERSION) into buf.
+ * Returns total bytes (header + body) or 0 if cap is too small or the
+ * type is unknown. */
+size_t xp_msg_encode(const struct xp_msg *m, uint8_t *buf, size_t cap);
+
+/* Decode a 12-byte header: checks magic and that body_len <=
+ * XP_MSG_BODY_MAX.  Does NOT reject another version: the caller decides
+ * (so it can still read an ERROR from a newer peer).  0 or -1. */
+int xp_msg_hdr_decode(const uint8_t *hdr, uint16_t *version, uint16_t *type,
+		      uint32_t *body_len, struct xp_err *err);
+
+/* Decode a whole message (header + body, exactly len bytes).  Rejects bad
+ * magic, a version other than XP_PROTO_VERSION (unless the type is
+ * XP_MSG_ERROR), unknown types, truncated or overlong fields, body length
+ * mismatch, strings over XP_MSG_STR_MAX or containing NUL, integer fields
+ * whose length is not 8.  Unknown tags are skipped.  Missing fields are 0
+ * or "".  Pure: no I/O, no allocation.  0 or -1. */
+int xp_msg_decode(const uint8_t *buf, size_t len, struct xp_msg *m,
+		  struct xp_err *err);
+
+const char *xp_msg_type_name(uint16_t type);
+
+/* Data-connection hello: the first 16 bytes on every TCP data connection
+ * and the body of the UDP hello datagram (and its echo, the ack):
+ *   magic u32 "XPDT" | cookie u64 | flow index u32 (big-endian). */
+#define XP_DATA_MAGIC 0x58504454u /* "XPDT" */
+#define XP_DATA_HELLO_LEN 16
+void xp_data_hello_encode(uint8_t *buf, uint64_t cookie, uint32_t flow);
+int xp_data_hello_decode(const uint8_t *buf, size_t len, uint64_t *cookie,
+			 uint32_t *flow);
+
+/* Test-type names: "TCP_RR" <-> XP_TCP_RR; case-insensitive parse.
+ * Returns 0 / NULL when unknown. */
+int xp_test_parse(const char *name);
+const char *xp_test_name(int test);
+
+#endif

@@ -1,0 +1,322 @@
+#include "server/session.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "common/clock.h"
+#include "common/cpu.h"
+#include "common/ctl.h"
+#include "common/log.h"
+#include "common/units.h"
+
+#define REGISTER_WAIT_MS 10000
+#define STOP_GRACE_MS 30000
+#define BUFFER_BUDGET (512ull << 20) /* per test, all workers together */
+#define UDP_MAX 65507
+
+static int idle_ms(const struct xp_session *s)
+{
+	return (int)(s->cfg->idle_timeout_ns / XP_NS_PER_MS);
+}
+
+static int recv_expect(struct xp_session *s, struct xp_msg *m, int type,
+		       int timeout_ms, struct xp_err *err)
+{
+	if (xp_ctl_recv(s->ctl_fd, m, timeout_ms, s->peer, err))
+		return -1;
+	if (m->type == XP_MSG_ERROR)
+		return xp_err_set(err, "client reported: %s", m->u.error.text);
+	if (m->type != type)
+		return xp_err_set(err, "expected %s, got %s", xp_msg_type_name((uint16_t)type),
+				  xp_msg_type_name(m->type));
+	return 0;
+}
+
+static int check_sizes(const struct xp_session *s, const struct xp_msg_setup *p,
+		       struct xp_err *err)
+{
+	uint64_t big = p->req_size > p->rsp_size ? p->req_size : p->rsp_size;
+	int udp = p->test == XP_UDP_STREAM || p->test == XP_UDP_RR;
+	int rr = xp_test_ops((int)p->test)->rr;
+
+	if (!p->req_size || (rr && !p->rsp_size))
+		return xp_err_set(err, "message size 0");
+	if (big > s->cfg->max_msg)
+		return xp_err_set(err, "message size %llu exceeds the server's limit %llu "
+				  "(--max-msg)", (unsigned long long)big,
+				  (unsigned long long)s->cfg->max_msg);
+	if (udp && big > UDP_MAX)
+		return xp_err_set(err, "UDP message size %llu exceeds %d",
+				  (unsigned long long)big, UDP_MAX);
+	if (p->test == XP_UDP_STREAM && p->req_size < 8)
+		return xp_err_set(err, "UDP_STREAM message size %llu below 8",
+				  (unsigned long long)p->req_size);
+	if (p->threads * 2 * (big > (256u << 10) ? big : (256u << 10)) > BUFFER_BUDGET)
+		return xp_err_set(err, "%llu threads with %llu-byte messages need more "
+				  "than %llu MiB of buffers", (unsigned long long)p->threads,
+				  (unsigned long long)big,
+				  (unsigned long long)(BUFFER_BUDGET >> 20));
+	return 0;
+}
+
+static int check_setup(const struct xp_session *s, const struct xp_msg_setup *p,
+		       struct xp_err *err)
+{
+	const struct xp_server_cfg *c = s->cfg;
+
+	if (!xp_test_ops((int)p->test))
+		return xp_err_set(err, "unknown test type %llu", (unsigned long long)p->test);
+	if (!p->duration_ms || p->duration_ms * XP_NS_PER_MS > c->max_duration_ns)
+		return xp_err_set(err, "duration %llu ms outside 1..%llu ms (--max-duration)",
+				  (unsigned long long)p->duration_ms,
+				  (unsigned long long)(c->max_duration_ns / XP_NS_PER_MS));
+	if (!p->flows || p->flows > c->max_flows)
+		return xp_err_set(err, "%llu flows outside 1..%u (--max-flows)",
+				  (unsigned long long)p->flows, c->max_flows);
+	if (!p->threads || p->threads > c->max_threads)
+		return xp_err_set(err, "%llu threads outside 1..%u (--max-threads)",
+				  (unsigned long long)p->threads, c->max_threads);
+	if (p->flags)
+		return xp_err_set(err, "unknown option flags 0x%llx",
+				  (unsigned long long)p->flags);
+	if (p->test == XP_UDP_RR && !p->rr_timeout_ms)
+		return xp_err_set(err, "UDP_RR timeout 0");
+	if (p->sndbuf > (1u << 30) || p->rcvbuf > (1u << 30))
+		return xp_err_set(err, "socket buffer above 1 GiB");
+	return check_sizes(s, p, err);
+}
+
+static int worker_cpus(const struct xp_session *s, int *cpus, struct xp_err *err)
+{
+	const char *list = s->setup.cpus[0] ? s->setup.cpus : s->cfg->cpus;
+	int n;
+
+	if (!list)
+		return xp_cpu_allowed(cpus, XP_CPUS_MAX);
+	n = xp_parse_cpus(list, cpus, XP_CPUS_MAX, "remote CPUs", err);
+	if (n < 0 || xp_cpu_check(cpus, n, "remote CPUs", err))
+		return -1;
+	return n;
+}
+
+static void fill_run(struct xp_session *s)
+{
+	const struct xp_msg_setup *p = &s->setup;
+	struct xp_run *r = &s->run;
+
+	r->test = (int)p->test;
+	r->role = XP_ROLE_SERVER;
+	r->req = (uint32_t)p->req_size;
+	r->rsp = (uint32_t)p->rsp_size;
+	r->so.nodelay = (int)p->nodelay;
+	r->so.sndbuf = p->sndbuf;
+	r->so.rcvbuf = p->rcvbuf;
+	r->rr_timeout_ns = p->rr_timeout_ms * XP_NS_PER_MS;
+	r->cookie = s->cookie;
+	r->flows = (uint32_t)p->flows;
+	r->threads = (uint32_t)p->threads;
+}
+
+static int make_workers(struct xp_session *s, struct xp_err *err)
+{
+	int cpus[XP_CPUS_MAX], ncpus, i;
+
+	ncpus = worker_cpus(s, cpus, err);
+	if (ncpus < 0)
+		return -1;
+	fill_run(s);
+	s->workers = calloc(s->setup.threads, sizeof(*s->workers));
+	if (!s->workers)
+		return xp_err_set(err, "out of memory for %llu workers",
+				  (unsigned long long)s->setup.threads);
+	for (i = 0; i < (int)s->setup.threads; i++) {
+		s->nworkers = i + 1;
+		if (xp_worker_init(&s->workers[i], i, cpus[i % ncpus], &s->run, err) ||
+		    xp_worker_start(&s->workers[i], err))
+			return -1;
+	}
+	return 0;
+}
+
+static void all_workers(struct xp_session *s, int cmd)
+{
+	int i;
+
+	for (i = 0; i < s->nworkers; i++)
+		xp_worker_cmd(&s->workers[i], cmd);
+}
+
+static void join_workers(struct xp_session *s)
+{
+	int i;
+
+	for (i = 0; i < s->nworkers; i++)
+		xp_worker_join(&s->workers[i]);
+}
+
+static int wait_registered(struct xp_session *s, struct xp_err *err)
+{
+	uint32_t want = xp_test_ops(s->run.test)->persistent ? s->run.flows : 0;
+	uint64_t deadline = xp_now_ns() + REGISTER_WAIT_MS * XP_NS_PER_MS;
+
+	while (atomic_load(&s->run.registered) < want) {
+		if (xp_now_ns() > deadline)
+			return xp_err_set(err, "only %u of %u data flows arrived within %d s",
+					  atomic_load(&s->run.registered), want,
+					  REGISTER_WAIT_MS / 1000);
+		usleep(1000);
+	}
+	return 0;
+}
+
+static void cpu_list(const struct xp_session *s, int ran, char *buf, size_t len)
+{
+	size_t off = 0;
+	int i;
+
+	buf[0] = 0;
+	for (i = 0; i < s->nworkers && off + 8 < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%d", i ? "," : "",
+					ran ? s->workers[i].ran_cpu : s->workers[i].cpu);
+}
+
+static void fill_result(struct xp_session *s, const struct xp_cpu_snap *a,
+			const struct xp_cpu_snap *b, struct xp_msg_result *r)
+{
+	struct xp_cpu_use u;
+	uint64_t t_go = 0, t_end = 0;
+	int i;
+
+	for (i = 0; i < s->nworkers; i++) {
+		const struct xp_worker *w = &s->workers[i];
+
+		r->bytes_sent += w->c.bytes_sent;
+		r->bytes_received += w->c.bytes_recv;
+		r->datagrams_sent += w->c.dgrams_sent;
+		r->datagrams_received += w->c.dgrams_recv;
+		r->out_of_order += w->c.out_of_order;
+		r->duplicates += w->c.duplicates;
+		r->transactions += w->c.transactions;
+		r->errors += w->c.errors;
+		if (w->t_go && (!t_go || w->t_go < t_go))
+			t_go = w->t_go;
+		if (w->t_end > t_end)
+			t_end = w->t_end;
+	}
+	r->elapsed_ns = t_end > t_go ? t_end - t_go : 0;
+	xp_cpu_use(a, b, &u);
+	r->cpu_user_us = u.user_us;
+	r->cpu_sys_us = u.sys_us;
+	r->host_busy_ppm = u.host_busy_ppm;
+	cpu_list(s, 1, r->cpus, sizeof(r->cpus));
+}
+
+static int send_msg(struct xp_session *s, struct xp_msg *m, struct xp_err *err)
+{
+	return xp_ctl_send(s->ctl_fd, m, 5000, s->peer, err);
+}
+
+/* Setup: parameters in, workers up, SETUP_OK out, flows in. */
+static int setup(struct xp_session *s, struct xp_err *err)
+{
+	struct xp_msg m;
+
+	if (recv_expect(s, &m, XP_MSG_SETUP, idle_ms(s), err))
+		return -1;
+	s->setup = m.u.setup;
+	if (check_setup(s, &s->setup, err) || make_workers(s, err))
+		return -2;
+	atomic_store(&s->ready, 1);
+	memset(&m, 0, sizeof(m));
+	m.type = XP_MSG_SETUP_OK;
+	m.u.setup_ok.cookie = s->cookie;
+	m.u.setup_ok.threads = (uint64_t)s->nworkers;
+	cpu_list(s, 0, m.u.setup_ok.cpus, sizeof(m.u.setup_ok.cpus));
+	if (send_msg(s, &m, err) || recv_expect(s, &m, XP_MSG_READY, idle_ms(s), err))
+		return -1;
+	return wait_registered(s, err) ? -2 : 0;
+}
+
+static int run(struct xp_session *s, struct xp_err *err)
+{
+	struct xp_cpu_snap a, b;
+	struct xp_msg m;
+	int rc = setup(s, err), wait_ms;
+
+	if (rc)
+		return rc;
+	xp_cpu_snap(&a);
+	all_workers(s, XP_CMD_GO);
+	memset(&m, 0, sizeof(m));
+	m.type = XP_MSG_GO;
+	if (send_msg(s, &m, err))
+		return -1;
+	wait_ms = (int)s->setup.duration_ms + STOP_GRACE_MS;
+	if (recv_expect(s, &m, XP_MSG_STOP, wait_ms, err))
+		return -1;
+	all_workers(s, XP_CMD_STOP);
+	join_workers(s);
+	xp_cpu_snap(&b);
+	memset(&m, 0, sizeof(m));
+	m.type = XP_MSG_RESULT;
+	fill_result(s, &a, &b, &m.u.result);
+	if (send_msg(s, &m, err))
+		return -1;
+	if (s->cfg->verbose)
+		xp_log(s->cfg->log, "%s: %s done: %llu flows, %llu bytes received, "
+		       "%llu transactions", s->peer, xp_test_name(s->run.test),
+		       (unsigned long long)s->setup.flows,
+		       (unsigned long long)m.u.result.bytes_received,
+		       (unsigned long long)m.u.result.transactions);
+	return 0;
+}
+
+static void *session_main(void *arg)
+{
+	struct xp_session *s = arg;
+	struct xp_err err = { "" };
+	int rc = run(s, &err);
+
+	s->ok = rc == 0;
+	if (rc) {
+		/* best effort: a client still listening learns why */
+		xp_ctl_send_error(s->ctl_fd, rc == -2 ? 2 : 1, err.msg);
+		xp_log(s->cfg->log, "%s: %s; test abandoned", s->peer, err.msg);
+		all_workers(s, XP_CMD_ABORT);
+	}
+	join_workers(s);
+	if (write(s->done_fd, &s, sizeof(s)) != (ssize_t)sizeof(s))
+		xp_log(s->cfg->log, "%s: internal: cannot signal session end", s->peer);
+	return NULL;
+}
+
+int xp_session_start(struct xp_session *s, struct xp_err *err)
+{
+	int rc = pthread_create(&s->thr, NULL, session_main, s);
+
+	if (rc)
+		return xp_err_sys(err, rc, "start session thread for %s", s->peer);
+	return 0;
+}
+
+void xp_session_abort(struct xp_session *s)
+{
+	shutdown(s->ctl_fd, SHUT_RDWR); /* the session's recv fails at once */
+}
+
+void xp_session_destroy(struct xp_session *s)
+{
+	int i;
+
+	pthread_join(s->thr, NULL);
+	for (i = 0; i < s->nworkers; i++)
+		xp_worker_destroy(&s->workers[i]);
+	free(s->workers);
+	free(s->seen);
+	close(s->ctl_fd);
+	free(s);
+}
