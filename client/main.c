@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <unistd.h>
 
@@ -192,11 +193,23 @@ static int run_client(const struct xp_opts *o)
 	return r.interrupted ? XP_EXIT_FAIL : XP_EXIT_OK;
 }
 
+/* Each flow is a descriptor: allow as many as the hard limit permits. */
+static void raise_fd_limit(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct xp_opts o;
 	struct xp_err err;
 
+	raise_fd_limit();
 	if (xp_opts_parse(&o, argc, argv, &err)) {
 		if (wants_json(argc, argv))
 			xp_report_json_error(stdout, NULL, err.msg);

@@ -136,11 +136,9 @@ static int bad_option(int argc, char **argv, struct xp_err *err)
 {
 	const char *arg = optind - 1 < argc ? argv[optind - 1] : "?";
 
-	if (optopt && strchr("cltpmMPTwB", optopt) && strlen(arg) == 2)
-		return xp_err_set(err, "option '-%c' needs an argument", optopt);
 	if (optopt)
 		return xp_err_set(err, "unknown option '-%c'", optopt);
-	return xp_err_set(err, "unknown option or missing argument: '%s'", arg);
+	return xp_err_set(err, "unknown option '%s'", arg);
 }
 
 static int validate(struct xp_opts *o, struct xp_err *err);

@@ -48,6 +48,10 @@ const char *xp_addr_str(const struct xp_addr *a, char *buf, size_t len)
 	if (a->ss.ss_family == AF_INET) {
 		inet_ntop(AF_INET, &s4->sin_addr, host, sizeof(host));
 		snprintf(buf, len, "%s:%u", host, ntohs(s4->sin_port));
+	} else if (a->ss.ss_family == AF_INET6 && IN6_IS_ADDR_V4MAPPED(&s6->sin6_addr)) {
+		/* an IPv4 client of a dual-stack socket: show it as IPv4 */
+		inet_ntop(AF_INET, &s6->sin6_addr.s6_addr[12], host, sizeof(host));
+		snprintf(buf, len, "%s:%u", host, ntohs(s6->sin6_port));
 	} else if (a->ss.ss_family == AF_INET6) {
 		inet_ntop(AF_INET6, &s6->sin6_addr, host, sizeof(host));
 		snprintf(buf, len, "[%s]:%u", host, ntohs(s6->sin6_port));

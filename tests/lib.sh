@@ -1,0 +1,81 @@
+# Shared helpers for the integration tests (sourced by tests/*.sh).
+# Environment: XPERF (binary), srcdir (source tree); both set by `make check`.
+XPERF=${XPERF:-./xperf}
+srcdir=${srcdir:-.}
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/xperf-test.XXXXXX")
+SERVER_PID=
+trap 'cleanup' EXIT
+
+cleanup() {
+	[ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null && wait "$SERVER_PID" 2>/dev/null
+	[ -n "$EXTRA_CLEANUP" ] && eval "$EXTRA_CLEANUP"
+	[ -n "$KEEP" ] && cp "$TMP/server.log" /tmp/last-server.log; rm -rf "$TMP"
+}
+
+fail() {
+	echo "FAIL: $*" >&2
+	[ -f "$TMP/server.log" ] && { echo "--- server log:" >&2; tail -20 "$TMP/server.log" >&2; }
+	exit 1
+}
+
+skip() {
+	echo "SKIP: $*" >&2
+	exit 77
+}
+
+command -v python3 >/dev/null || fail "python3 is needed to read JSON (apt-get install python3)"
+
+# free_port: a TCP+UDP port number nobody listens on right now.
+free_port() {
+	python3 - <<'PY'
+import socket
+while True:
+    t = socket.socket(); t.bind(("127.0.0.1", 0)); p = t.getsockname()[1]
+    u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        u.bind(("0.0.0.0", p)); print(p); break
+    except OSError:
+        pass
+    finally:
+        t.close(); u.close()
+PY
+}
+
+# start_server [ARGS...]: xperf -s on a free port in the background; sets
+# PORT and SERVER_PID; waits until it accepts connections.
+start_server() {
+	PORT=$(free_port)
+	$NS_EXEC "$XPERF" -s -p "$PORT" "$@" >>"$TMP/server.log" 2>&1 &
+	SERVER_PID=$!
+	for _ in $(seq 50); do
+		grep -q "listening on port" "$TMP/server.log" 2>/dev/null && return 0
+		kill -0 "$SERVER_PID" 2>/dev/null || fail "server did not start"
+		sleep 0.1
+	done
+	fail "server not listening after 5 s"
+}
+
+stop_server() {
+	[ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null && wait "$SERVER_PID" 2>/dev/null
+	SERVER_PID=
+}
+
+# jq-like: jget FILE 'end.rr.transactions' prints the value.
+jget() {
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+for k in sys.argv[2].split("."):
+    d = d[int(k)] if isinstance(d, list) else d[k]
+print(d)' "$1" "$2" || fail "no key $2 in $1"
+}
+
+# check FILE 'python expression over d' MESSAGE: assert on the JSON.
+check() {
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+e = d["end"]
+sys.exit(0 if eval(sys.argv[2]) else 1)' "$1" "$2" || {
+		echo "--- $1:" >&2; cat "$1" >&2; fail "$3 [$2]"; }
+}
