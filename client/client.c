@@ -39,7 +39,7 @@ static void sockopts(const struct xp_opts *o, int remote, struct xp_sockopts *so
 	uint64_t snd = remote ? o->remote_sndbuf : o->sndbuf;
 	uint64_t rcv = remote ? o->remote_rcvbuf : o->rcvbuf;
 
-	so->nodelay = o->nodelay;
+	so->nodelay = xp_opts_nodelay(o);
 	so->sndbuf = snd ? snd : o->window;
 	so->rcvbuf = rcv ? rcv : o->window;
 }
@@ -58,7 +58,7 @@ static int send_setup(struct client *cl, struct xp_err *err)
 	m.u.setup.rsp_size = xp_opts_rsp_size(o);
 	m.u.setup.flows = o->flows;
 	m.u.setup.threads = o->threads;
-	m.u.setup.nodelay = (uint64_t)o->nodelay;
+	m.u.setup.nodelay = (uint64_t)xp_opts_nodelay(o);
 	sockopts(o, 1, &so);
 	m.u.setup.sndbuf = so.sndbuf;
 	m.u.setup.rcvbuf = so.rcvbuf;

@@ -142,10 +142,10 @@ void xp_report_human(FILE *f, const struct xp_opts *o, const struct xp_client_re
 		r->interrupted ? " (interrupted)" : "");
 	if (is_rr(r->test))
 		fprintf(f, "  request %llu B, response %llu B%s\n", (unsigned long long)r->req,
-			(unsigned long long)r->rsp, o->nodelay ? ", TCP_NODELAY" : "");
+			(unsigned long long)r->rsp, xp_opts_nodelay(o) ? ", TCP_NODELAY" : "");
 	else
 		fprintf(f, "  %llu B per send%s\n", (unsigned long long)r->req,
-			o->nodelay ? ", TCP_NODELAY" : "");
+			is_udp(r->test) ? "" : xp_opts_nodelay(o) ? ", TCP_NODELAY" : ", Nagle on");
 	if (is_rr(r->test))
 		human_rr(f, r);
 	else
@@ -195,7 +195,7 @@ static void json_start(struct xp_json *j, const struct xp_opts *o)
 	xp_json_u64(j, "rsp_size", xp_opts_rsp_size(o));
 	xp_json_u64(j, "num_streams", o->flows);
 	xp_json_u64(j, "threads", o->threads);
-	xp_json_bool(j, "nodelay", o->nodelay);
+	xp_json_bool(j, "nodelay", xp_opts_nodelay(o));
 	xp_json_u64(j, "window", o->window);
 	xp_json_u64(j, "sndbuf", o->sndbuf);
 	xp_json_u64(j, "rcvbuf", o->rcvbuf);

@@ -195,6 +195,13 @@ uint64_t xp_opts_rsp_size(const struct xp_opts *o)
 	return o->rsp_size ? o->rsp_size : xp_opts_req_size(o);
 }
 
+int xp_opts_nodelay(const struct xp_opts *o)
+{
+	int stream = o->test == XP_TCP_STREAM || o->test == XP_TCP_MAERTS;
+
+	return o->nodelay || (stream && !o->nagle);
+}
+
 #define UDP_MAX_PAYLOAD 65507
 
 static int validate_sizes(const struct xp_opts *o, struct xp_err *err)
@@ -225,6 +232,8 @@ static int validate(struct xp_opts *o, struct xp_err *err)
 		return 0;
 	if (o->server && o->client)
 		return xp_err_set(err, "-s and -c exclude each other");
+	if (o->nagle && o->nodelay)
+		return xp_err_set(err, "--nagle and --nodelay exclude each other");
 	if (o->ipv4 && o->ipv6)
 		return xp_err_set(err, "-4 and -6 exclude each other");
 	if (!o->flows)

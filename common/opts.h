@@ -39,6 +39,9 @@ void xp_opts_usage(FILE *f, const char *prog);
 uint64_t xp_opts_req_size(const struct xp_opts *o);
 uint64_t xp_opts_rsp_size(const struct xp_opts *o);
 
+/* TCP_NODELAY for this test: asked for, or a stream test without --nagle. */
+int xp_opts_nodelay(const struct xp_opts *o);
+
 /* One line per option, "-m|--msg-size", for tests that compare the
  * table with the man page. */
 void xp_opts_list(FILE *f);

@@ -26,7 +26,7 @@ int xp_resolve(const char *host, uint16_t port, int family, struct xp_addr *a,
 	hints.ai_flags = host ? AI_ADDRCONFIG : AI_PASSIVE;
 	snprintf(ps, sizeof(ps), "%u", port);
 	rc = getaddrinfo(host, ps, &hints, &res);
-	if (rc && host && rc == EAI_NONAME) {
+	if (rc && host) {
 		hints.ai_flags = 0; /* loopback-only hosts have no "configured" address */
 		rc = getaddrinfo(host, ps, &hints, &res);
 	}

@@ -83,8 +83,7 @@ static int open_udp(struct xp_server *s, const struct xp_addr *tcp, struct xp_er
 			continue;
 		if (s->cfg.bind)
 			a = *tcp;
-		else if (xp_resolve(fams[i] == AF_INET ? "0.0.0.0" : "::", s->port,
-				    fams[i], &a, err))
+		else if (xp_resolve(NULL, s->port, fams[i], &a, err))
 			continue;
 		s->ufd[i] = xp_bind_udp(&a, err);
 		if (s->ufd[i] < 0)
@@ -102,14 +101,15 @@ static int open_tcp(struct xp_server *s, struct xp_addr *a, struct xp_err *err)
 	const char *host = s->cfg.bind;
 	int fam = s->cfg.family;
 
-	if (!host)
-		host = fam == AF_INET ? "0.0.0.0" : "::";
-	if (xp_resolve(host, s->cfg.port, fam, a, err))
-		return -1;
-	s->lfd = xp_listen_tcp(a, 1024, err);
-	if (s->lfd < 0 && !s->cfg.bind && fam == AF_UNSPEC) {
-		/* no IPv6 on this host: fall back to IPv4 */
-		if (xp_resolve("0.0.0.0", s->cfg.port, AF_INET, a, err))
+	/* all addresses: one dual-stack IPv6 socket where IPv6 exists */
+	if (!host && fam == AF_UNSPEC)
+		fam = AF_INET6;
+	s->lfd = -1;
+	if (xp_resolve(host, s->cfg.port, fam, a, err) == 0)
+		s->lfd = xp_listen_tcp(a, 1024, err);
+	if (s->lfd < 0 && !host && s->cfg.family == AF_UNSPEC) {
+		/* no IPv6 on this host: IPv4 only */
+		if (xp_resolve(NULL, s->cfg.port, AF_INET, a, err))
 			return -1;
 		s->lfd = xp_listen_tcp(a, 1024, err);
 	}
