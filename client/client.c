@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -42,6 +43,8 @@ static void sockopts(const struct xp_opts *o, int remote, struct xp_sockopts *so
 	so->nodelay = xp_opts_nodelay(o);
 	so->sndbuf = snd ? snd : o->window;
 	so->rcvbuf = rcv ? rcv : o->window;
+	so->busy_poll_us = o->busy_poll;
+	so->pacing_Bps = xp_opts_pacing_Bps(o, remote);
 }
 
 static int send_setup(struct client *cl, struct xp_err *err)
@@ -67,6 +70,13 @@ static int send_setup(struct client *cl, struct xp_err *err)
 		m.u.setup.rr_timeout_ms = 1;
 	if (o->remote_cpus)
 		snprintf(m.u.setup.cpus, sizeof(m.u.setup.cpus), "%s", o->remote_cpus);
+	m.u.setup.flags = (o->spin ? XP_SETUP_F_SPIN : 0) |
+			  (o->no_gso ? XP_SETUP_F_NO_GSO : 0) |
+			  (o->zerocopy ? XP_SETUP_F_ZEROCOPY : 0);
+	m.u.setup.busy_poll_us = o->busy_poll;
+	m.u.setup.rate_bps = o->rate;
+	m.u.setup.burst = o->burst;
+	m.u.setup.pace_burst = o->pace_burst;
 	return xp_ctl_send(cl->ctl, &m, CTL_MS, cl->peer, err);
 }
 
@@ -210,6 +220,12 @@ static void fill_run(struct client *cl)
 	r->peer = cl->addr;
 	r->flows = (uint32_t)o->flows;
 	r->threads = (uint32_t)o->threads;
+	r->spin = o->spin;
+	r->gso = !o->no_gso;
+	r->zerocopy = o->zerocopy;
+	r->burst = (uint32_t)o->burst;
+	r->rate_bps = o->rate;
+	r->pace_burst = (uint32_t)o->pace_burst;
 }
 
 static int connect_control(struct client *cl, const char *host, uint16_t port,
@@ -306,6 +322,7 @@ static void collect(struct client *cl, struct xp_client_result *r)
 			t_stop = w->t_stop;
 		if (w->t_end > t_end)
 			t_end = w->t_end;
+		r->offloads |= w->offloads;
 		if (!r->warning[0] && w->errmsg[0])
 			snprintf(r->warning, sizeof(r->warning), "%s", w->errmsg);
 		if (off + 8 < sizeof(r->local_cpus))
@@ -313,6 +330,7 @@ static void collect(struct client *cl, struct xp_client_result *r)
 						"%s%d", i ? "," : "", w->ran_cpu);
 	}
 	r->elapsed_ns = t_stop > t_go ? t_stop - t_go : 0;
+	r->max_rss_kb = xp_max_rss_kb();
 	r->rx_elapsed_ns = t_end > t_go ? t_end - t_go : r->elapsed_ns;
 	r->threads = cl->nw;
 }
@@ -330,6 +348,7 @@ static int run_test(struct client *cl, struct xp_client_result *r, struct xp_err
 	    recv_expect(cl, &m, XP_MSG_GO, CTL_MS, err))
 		return -1;
 	xp_cpu_snap(&a);
+	r->start_time = (int64_t)time(NULL);
 	all_workers(cl, XP_CMD_GO);
 	rc = wait_duration(cl, xp_now_ns() + cl->o->length, err);
 	if (rc < 0)
@@ -396,6 +415,7 @@ int xp_client_run(const struct xp_opts *o, const char *host, uint16_t port,
 	if (connect_control(&cl, host, port, err))
 		return -1;
 	snprintf(r->server, sizeof(r->server), "%s", cl.peer);
+	r->port = port;
 	fill_run(&cl);
 	rc = setup(&cl, err);
 	if (!rc)

@@ -23,6 +23,10 @@ struct xp_client_result {
 	struct xp_msg_result srv; /* the server's own view */
 	char local_cpus[XP_MSG_STR_MAX + 1];  /* CPU each client worker ran on */
 	int threads;
+	uint16_t port;            /* the server port actually used */
+	int64_t start_time;       /* wall clock (Unix seconds) at GO */
+	uint64_t max_rss_kb;      /* client process peak resident memory */
+	uint32_t offloads;        /* XP_OFFLOAD_* the client's workers used */
 	int interrupted;          /* stopped early by a signal */
 	char warning[320];        /* first recoverable error a worker saw */
 };

@@ -97,13 +97,15 @@ static int run_server(const struct xp_opts *o)
 		fprintf(stderr, "xperf: logfile %s: %s\n", o->logfile, strerror(errno));
 		return XP_EXIT_FAIL;
 	}
-	cfg.sigfd = signal_fd();
 	s = xp_server_open(&cfg, &err);
 	if (!s) {
 		fprintf(stderr, "xperf: %s\n", err.msg);
 		return XP_EXIT_FAIL;
 	}
-	if (daemonize(o, &cfg.log)) {
+	/* the signalfd is made and watched in the process that serves: an
+	 * epoll registration made before fork() would not see the child's
+	 * signals */
+	if (daemonize(o, &cfg.log) || xp_server_watch_signals(s, signal_fd(), cfg.log)) {
 		xp_server_close(s);
 		return XP_EXIT_FAIL;
 	}

@@ -156,6 +156,18 @@ void xp_report_human(FILE *f, const struct xp_opts *o, const struct xp_client_re
 		"%.1f%%); worker CPUs client [%s] server [%s]\n", r->cpu.proc_percent,
 		(double)r->cpu.host_busy_ppm / 1e4, remote_proc_pct(r),
 		(double)r->srv.host_busy_ppm / 1e4, r->local_cpus, r->srv.cpus);
+	fprintf(f, "  mode     %s%s%s%s; peak RSS client %.1f MiB, server %.1f MiB\n",
+		o->spin ? "spin (workers poll)" : "epoll (workers sleep)",
+		(r->offloads & XP_OFFLOAD_GSO) ? ", UDP GSO" : "",
+		(r->srv.offloads & XP_OFFLOAD_GRO) ? ", UDP GRO" : "",
+		o->busy_poll ? ", SO_BUSY_POLL" : "",
+		(double)r->max_rss_kb / 1024, (double)r->srv.max_rss_kb / 1024);
+	if (o->zerocopy)
+		fprintf(f, "  zerocopy sends completed client %llu (copied %llu), server %llu "
+			"(copied %llu)\n", (unsigned long long)r->c.zc_completions,
+			(unsigned long long)r->c.zc_copied,
+			(unsigned long long)r->srv.zc_completions,
+			(unsigned long long)r->srv.zc_copied);
 	if (r->c.errors || r->srv.errors)
 		fprintf(f, "  errors   client %llu, server %llu%s%s\n",
 			(unsigned long long)r->c.errors, (unsigned long long)r->srv.errors,
@@ -179,17 +191,26 @@ static void json_cpus(struct xp_json *j, const char *key, const char *list)
 	xp_json_arr_close(j);
 }
 
-static void json_start(struct xp_json *j, const struct xp_opts *o)
+/* r is NULL when the test never started (errors). */
+static void json_start(struct xp_json *j, const struct xp_opts *o,
+		       const struct xp_client_result *r)
 {
 	xp_json_obj_open(j, "start");
 	xp_json_str_val(j, "version", "xperf " PACKAGE_VERSION);
 	xp_json_u64(j, "protocol_version", XP_PROTO_VERSION);
-	xp_json_u64(j, "timestamp", (uint64_t)time(NULL));
+	xp_json_i64(j, "timestamp", r ? r->start_time : (int64_t)time(NULL));
 	xp_json_obj_open(j, "test_start");
 	xp_json_str_val(j, "test", xp_test_name(o->test));
 	xp_json_str_val(j, "protocol", is_udp(o->test) ? "UDP" : "TCP");
 	xp_json_str_val(j, "host", o->client ? o->client : "(embedded loopback server)");
-	xp_json_u64(j, "port", o->port);
+	xp_json_u64(j, "port", r ? r->port : o->port);
+	xp_json_str_val(j, "mode", o->spin ? "spin" : "epoll");
+	xp_json_u64(j, "busy_poll_us", o->busy_poll);
+	xp_json_u64(j, "burst", o->burst);
+	xp_json_u64(j, "rate_bps", o->rate);
+	xp_json_u64(j, "pace_burst", o->pace_burst);
+	xp_json_bool(j, "gso", o->test == XP_UDP_STREAM && !o->no_gso);
+	xp_json_bool(j, "zerocopy", o->zerocopy);
 	xp_json_dbl(j, "duration", secs(o->length));
 	xp_json_u64(j, "msg_size", xp_opts_req_size(o));
 	xp_json_u64(j, "rsp_size", xp_opts_rsp_size(o));
@@ -257,8 +278,14 @@ static void json_udp(struct xp_json *j, const struct xp_client_result *r)
 	xp_json_obj_close(j);
 }
 
+struct side_extra {
+	const char *cpus;
+	uint64_t user_us, sys_us, max_rss_kb;
+	uint32_t offloads;
+};
+
 static void json_side(struct xp_json *j, const char *key, const struct xp_counters *c,
-		      const char *cpus, uint64_t user_us, uint64_t sys_us)
+		      const struct side_extra *x)
 {
 	xp_json_obj_open(j, key);
 	xp_json_u64(j, "bytes_sent", c->bytes_sent);
@@ -267,9 +294,16 @@ static void json_side(struct xp_json *j, const char *key, const struct xp_counte
 	xp_json_u64(j, "datagrams_received", c->dgrams_recv);
 	xp_json_u64(j, "transactions", c->transactions);
 	xp_json_u64(j, "errors", c->errors);
-	xp_json_u64(j, "cpu_user_us", user_us);
-	xp_json_u64(j, "cpu_system_us", sys_us);
-	json_cpus(j, "worker_cpus", cpus);
+	xp_json_u64(j, "cpu_user_us", x->user_us);
+	xp_json_u64(j, "cpu_system_us", x->sys_us);
+	json_cpus(j, "worker_cpus", x->cpus);
+	xp_json_u64(j, "max_rss_kb", x->max_rss_kb);
+	xp_json_bool(j, "udp_gso", (x->offloads & XP_OFFLOAD_GSO) != 0);
+	xp_json_bool(j, "udp_gro", (x->offloads & XP_OFFLOAD_GRO) != 0);
+	xp_json_obj_open(j, "zerocopy");
+	xp_json_u64(j, "completions", c->zc_completions);
+	xp_json_u64(j, "copied", c->zc_copied);
+	xp_json_obj_close(j);
 	xp_json_obj_close(j);
 }
 
@@ -299,14 +333,21 @@ static void json_end(struct xp_json *j, const struct xp_client_result *r)
 	xp_json_dbl(j, "local_process", r->cpu.proc_percent);
 	xp_json_dbl(j, "remote_process", remote_proc_pct(r));
 	xp_json_obj_close(j);
-	json_side(j, "client", &r->c, r->local_cpus, r->cpu.user_us, r->cpu.sys_us);
+	struct side_extra cx = { r->local_cpus, r->cpu.user_us, r->cpu.sys_us,
+				 r->max_rss_kb, r->offloads };
+	struct side_extra sx = { r->srv.cpus, r->srv.cpu_user_us, r->srv.cpu_sys_us,
+				 r->srv.max_rss_kb, (uint32_t)r->srv.offloads };
+
+	json_side(j, "client", &r->c, &cx);
 	sc.bytes_sent = r->srv.bytes_sent;
 	sc.bytes_recv = r->srv.bytes_received;
 	sc.dgrams_sent = r->srv.datagrams_sent;
 	sc.dgrams_recv = r->srv.datagrams_received;
 	sc.transactions = r->srv.transactions;
 	sc.errors = r->srv.errors;
-	json_side(j, "server", &sc, r->srv.cpus, r->srv.cpu_user_us, r->srv.cpu_sys_us);
+	sc.zc_completions = r->srv.zc_completions;
+	sc.zc_copied = r->srv.zc_copied;
+	json_side(j, "server", &sc, &sx);
 	xp_json_bool(j, "interrupted", r->interrupted);
 	if (r->warning[0])
 		xp_json_str_val(j, "warning", r->warning);
@@ -332,7 +373,7 @@ int xp_report_json(FILE *f, const struct xp_opts *o, const struct xp_client_resu
 
 	xp_json_init(&j, 1);
 	xp_json_obj_open(&j, NULL);
-	json_start(&j, o);
+	json_start(&j, o, r);
 	json_end(&j, r);
 	xp_json_obj_close(&j);
 	return emit(f, &j);
@@ -345,7 +386,7 @@ void xp_report_json_error(FILE *f, const struct xp_opts *o, const char *msg)
 	xp_json_init(&j, 1);
 	xp_json_obj_open(&j, NULL);
 	if (o)
-		json_start(&j, o);
+		json_start(&j, o, NULL);
 	xp_json_str_val(&j, "error", msg);
 	xp_json_obj_close(&j);
 	emit(f, &j);

@@ -98,3 +98,12 @@ void xp_cpu_use(const struct xp_cpu_snap *a, const struct xp_cpu_snap *b,
 	u->proc_percent = wall_us ? 100.0 * (double)(u->user_us + u->sys_us) /
 					    (double)wall_us : 0.0;
 }
+
+uint64_t xp_max_rss_kb(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru))
+		return 0;
+	return (uint64_t)ru.ru_maxrss; /* Linux: KiB */
+}

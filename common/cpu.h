@@ -28,4 +28,7 @@ struct xp_cpu_use {
 void xp_cpu_use(const struct xp_cpu_snap *a, const struct xp_cpu_snap *b,
 		struct xp_cpu_use *u);
 
+/* Peak resident memory of this process (VmHWM), KiB; 0 if unknown. */
+uint64_t xp_max_rss_kb(void);
+
 #endif

@@ -154,7 +154,7 @@ static void cli_connect(struct xp_flow *f)
 	const struct xp_addr *a = &w->run->peer;
 	struct xp_err err;
 
-	f->t0 = w->now;
+	f->t0 = w->now = xp_now_ns(); /* not the previous close: time from connect() */
 	f->txoff = f->rxoff = 0;
 	f->events = 0;
 	f->phase = CRR_RUNNING;

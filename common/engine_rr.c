@@ -1,10 +1,11 @@
 /* TCP request/response on persistent connections.  The client keeps one
- * request outstanding per flow and times it from the first byte sent to
- * the last byte of the response received, reusing the completion time as
- * the next request's start: one clock read per transaction.  The server
+ * request (--burst N: N requests) outstanding per flow and times each from
+ * its issue to the last byte of its response, reusing the completion time
+ * as the next request's issue time: one clock read per transaction.  The server
  * answers every complete request with a response, whatever the pacing of
  * the bytes. */
 #include <errno.h>
+#include <stdlib.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
 
@@ -16,18 +17,18 @@ static size_t chunk(const struct xp_worker *w, uint64_t left)
 	return left < w->buflen ? (size_t)left : w->buflen;
 }
 
-/* Send what is left of the request; wait for EPOLLOUT if the socket is full. */
+/* Send the request bytes owed (txoff counts down what is left to send);
+ * wait for EPOLLOUT if the socket is full. */
 static void cli_tx(struct xp_flow *f)
 {
 	struct xp_worker *w = f->w;
-	uint64_t req = w->run->req;
 
-	while (f->txoff < req) {
-		ssize_t n = send(f->fd, w->txbuf, chunk(w, req - f->txoff),
+	while (f->txoff) {
+		ssize_t n = send(f->fd, w->txbuf, chunk(w, f->txoff),
 				 MSG_NOSIGNAL | MSG_DONTWAIT);
 
 		if (n > 0) {
-			f->txoff += (uint64_t)n;
+			f->txoff -= (uint64_t)n;
 			w->c.bytes_sent += (uint64_t)n;
 			continue;
 		}
@@ -45,12 +46,16 @@ static void cli_tx(struct xp_flow *f)
 		xp_flow_watch(f, EPOLLIN);
 }
 
-static void cli_begin(struct xp_flow *f)
+/* Issue one request at w->now: its start time goes into the ring (a FIFO
+ * of burst entries: TCP answers in order), its bytes into the send queue. */
+static void cli_issue(struct xp_flow *f)
 {
-	f->t0 = f->w->now;
-	f->txoff = 0;
-	f->rxoff = 0;
-	cli_tx(f);
+	struct xp_worker *w = f->w;
+	uint32_t n = w->run->burst;
+
+	f->ring[(f->rhead + f->rcount) % n] = w->now;
+	f->rcount++;
+	f->txoff += w->run->req;
 }
 
 static void cli_done(struct xp_flow *f)
@@ -58,16 +63,19 @@ static void cli_done(struct xp_flow *f)
 	struct xp_worker *w = f->w;
 	uint64_t now = xp_now_ns();
 
-	xp_hist_add(w->hist, now - f->t0);
+	xp_hist_add(w->hist, now - f->ring[f->rhead]);
+	f->rhead = (f->rhead + 1) % w->run->burst;
+	f->rcount--;
 	f->trans++;
 	w->c.transactions++;
 	w->now = now;
-	if (f->stopping) {
+	if (!f->stopping) {
+		cli_issue(f);
+		cli_tx(f);
+	} else if (!f->rcount) {
 		shutdown(f->fd, SHUT_WR);
 		xp_flow_finish(f);
-		return;
 	}
-	cli_begin(f);
 }
 
 static void cli_io(struct xp_flow *f, uint32_t events)
@@ -76,19 +84,21 @@ static void cli_io(struct xp_flow *f, uint32_t events)
 	uint64_t rsp = w->run->rsp;
 	ssize_t n;
 
-	if ((events & EPOLLOUT) && f->txoff < w->run->req) {
+	if ((events & EPOLLOUT) && f->txoff) {
 		cli_tx(f);
 		if (f->fd < 0)
 			return;
 	}
 	if (!(events & (EPOLLIN | EPOLLERR | EPOLLHUP)))
 		return;
-	n = recv(f->fd, w->buf, chunk(w, rsp - f->rxoff), MSG_DONTWAIT);
+	n = recv(f->fd, w->buf, chunk(w, f->rcount * rsp - f->rxoff), MSG_DONTWAIT);
 	if (n > 0) {
 		f->rxoff += (uint64_t)n;
 		w->c.bytes_recv += (uint64_t)n;
-		if (f->rxoff == rsp)
+		while (f->rxoff >= rsp && f->fd >= 0) {
+			f->rxoff -= rsp;
 			cli_done(f);
+		}
 		return;
 	}
 	if (n < 0 && (errno == EAGAIN || errno == EINTR))
@@ -99,18 +109,24 @@ static void cli_io(struct xp_flow *f, uint32_t events)
 static void cli_add(struct xp_flow *f)
 {
 	f->on_io = cli_io;
-	if (xp_flow_watch(f, EPOLLIN))
-		xp_flow_fail(f, errno);
+	f->ring = malloc(f->w->run->burst * sizeof(*f->ring));
+	if (!f->ring || xp_flow_watch(f, EPOLLIN))
+		xp_flow_fail(f, f->ring ? errno : ENOMEM);
 }
 
 static void cli_go(struct xp_flow *f)
 {
-	cli_begin(f);
+	uint32_t i;
+
+	for (i = 0; i < f->w->run->burst; i++)
+		cli_issue(f);
+	cli_tx(f);
 }
 
 static void cli_stop(struct xp_flow *f)
 {
-	f->stopping = 1; /* the outstanding transaction completes, then close */
+	/* the outstanding transactions complete, then the flow closes */
+	f->stopping = 1;
 }
 
 /* Server: send owed response bytes; count a transaction per full response. */

@@ -3,42 +3,131 @@
  * side, so the receiver, which reads until end of stream, counts every
  * byte the sender's send() calls accepted. */
 #include <errno.h>
+#include <time.h>
+#include <linux/errqueue.h>
+#include <netinet/in.h>
+#include <string.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include "common/clock.h"
 #include "common/engines.h"
+#include "common/pace.h"
 
 #define SENDS_PER_EVENT 8
 #define RECVS_PER_EVENT 8
+
+/* MSG_ZEROCOPY completions arrive on the error queue as ranges of send
+ * numbers; SO_EE_CODE_ZEROCOPY_COPIED says the kernel copied after all
+ * (always so over loopback and veth). */
+static void zc_reap(struct xp_flow *f)
+{
+	struct xp_worker *w = f->w;
+	char ctl[128];
+	struct msghdr mh = { .msg_control = ctl, .msg_controllen = sizeof(ctl) };
+	struct cmsghdr *c;
+
+	while (recvmsg(f->fd, &mh, MSG_ERRQUEUE | MSG_DONTWAIT) >= 0) {
+		for (c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c)) {
+			struct sock_extended_err ee;
+			uint64_t n;
+
+			if (c->cmsg_type != IP_RECVERR && c->cmsg_type != IPV6_RECVERR)
+				continue;
+			memcpy(&ee, CMSG_DATA(c), sizeof(ee));
+			if (ee.ee_origin != SO_EE_ORIGIN_ZEROCOPY)
+				continue;
+			n = (uint64_t)(ee.ee_data - ee.ee_info) + 1;
+			w->c.zc_completions += n;
+			if (ee.ee_code & SO_EE_CODE_ZEROCOPY_COPIED)
+				w->c.zc_copied += n;
+		}
+		mh.msg_controllen = sizeof(ctl);
+	}
+}
+
+/* Pacing: may this flow send now?  If not, it sleeps until its slot.
+ * Gaps shorter than SPIN_NS are waited out on the CPU, since a timer
+ * wake-up costs more than that here. */
+#define SPIN_NS 20000ull
+
+static int tx_pace(struct xp_flow *f)
+{
+	struct xp_worker *w = f->w;
+	uint64_t now;
+
+	if (!w->run->rate_bps)
+		return 1;
+	now = xp_now_ns();
+	/* the first send at half its own time: the bytes sent by any moment t
+	 * then stay within half a send of rate x t */
+	if (!f->next_send)
+		f->next_send = now + xp_pace_ns(w->run->req, w->run->rate_bps) / 2;
+	while (f->next_send > now) {
+		if (f->next_send - now > SPIN_NS) {
+			xp_flow_sleep_until(f, f->next_send);
+			return 0;
+		}
+		now = xp_now_ns();
+	}
+	return 1;
+}
+
+static void tx_sent(struct xp_flow *f, uint64_t n)
+{
+	struct xp_worker *w = f->w;
+
+	f->bytes += n;
+	w->c.bytes_sent += n;
+	if (w->run->zerocopy)
+		f->zc_next++;
+	if (w->run->rate_bps)
+		f->next_send += xp_pace_ns(n, w->run->rate_bps);
+}
 
 static void tx_io(struct xp_flow *f, uint32_t events)
 {
 	struct xp_worker *w = f->w;
 	size_t len = w->run->req;
+	int flags = MSG_NOSIGNAL | MSG_DONTWAIT | (w->run->zerocopy ? MSG_ZEROCOPY : 0);
 	int i;
 
-	(void)events;
+	if (w->run->zerocopy && (events & EPOLLERR))
+		zc_reap(f);
 	for (i = 0; i < SENDS_PER_EVENT; i++) {
-		ssize_t n = send(f->fd, w->txbuf, len, MSG_NOSIGNAL | MSG_DONTWAIT);
+		ssize_t n;
 
+		if (!tx_pace(f))
+			return;
+		n = send(f->fd, w->txbuf, len, flags);
 		if (n > 0) {
-			f->bytes += (uint64_t)n;
-			w->c.bytes_sent += (uint64_t)n;
+			tx_sent(f, (uint64_t)n);
 			if ((size_t)n < len)
-				return; /* socket full: wait for EPOLLOUT */
+				break; /* socket full: wait for EPOLLOUT */
 			continue;
 		}
 		if (n < 0 && (errno == EAGAIN || errno == EINTR))
-			return;
+			break;
+		if (n < 0 && errno == ENOBUFS && w->run->zerocopy) {
+			zc_reap(f); /* too much pinned: wait for completions */
+			break;
+		}
 		xp_flow_fail(f, n < 0 ? errno : EPIPE);
 		return;
 	}
+	if (!(f->events & EPOLLOUT))
+		xp_flow_watch(f, EPOLLOUT);
 }
 
 static void tx_add(struct xp_flow *f)
 {
+	int one = 1;
+
 	f->on_io = tx_io;
+	if (f->w->run->zerocopy &&
+	    setsockopt(f->fd, SOL_SOCKET, SO_ZEROCOPY, &one, sizeof(one)))
+		xp_flow_fail(f, errno);
 }
 
 static void tx_go(struct xp_flow *f)
@@ -49,8 +138,21 @@ static void tx_go(struct xp_flow *f)
 
 static void tx_stop(struct xp_flow *f)
 {
+	struct xp_worker *w = f->w;
+	uint64_t until = xp_now_ns() + 200 * XP_NS_PER_MS;
+
 	shutdown(f->fd, SHUT_WR);
-	f->w->t_end = f->w->now;
+	/* collect the completions still in flight, briefly */
+	while (w->run->zerocopy && f->zc_next > 0 && xp_now_ns() < until) {
+		uint64_t before = w->c.zc_completions;
+
+		zc_reap(f);
+		if (w->c.zc_completions == before)
+			usleep(1000);
+		if (w->c.zc_completions >= f->zc_next)
+			break;
+	}
+	w->t_end = w->now;
 	xp_flow_finish(f);
 }
 

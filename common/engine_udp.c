@@ -1,12 +1,22 @@
-/* UDP engines.  UDP_STREAM datagrams start with a 64-bit big-endian
- * sequence number per flow; the receiver accounts unique, out-of-order and
- * duplicate datagrams (common/seqwin.h), and loss is computed at the end
- * as sent - unique received, exact whatever the reordering.
- * UDP_RR requests carry the low min(8, req, rsp) bytes of a request id
+/* UDP engines.
+ *
+ * UDP_STREAM datagrams start with a 64-bit big-endian sequence number per
+ * flow; the receiver accounts unique, out-of-order and duplicate datagrams
+ * (common/seqwin.h), and loss is computed at the end as sent - unique
+ * received, exact whatever the reordering.  The sender hands the kernel
+ * one GSO "super-datagram" of many datagrams per call (UDP_SEGMENT), or,
+ * where GSO is off or missing, a sendmmsg batch; the receiver reads with
+ * recvmmsg and, with UDP_GRO, each message may carry several datagrams of
+ * gso_size bytes.  Every datagram keeps its own sequence number either way.
+ *
+ * UDP_RR requests carry the low min(8, req, rsp) bytes of a request id,
  * which the server's response echoes, so a late answer to a request that
  * already timed out is recognized and ignored; a request with no answer
- * within --rr-timeout counts as lost and the flow goes on. */
+ * within --rr-timeout counts as lost and the flow goes on.  With --burst N
+ * a flow keeps N requests outstanding, each timed on its own. */
 #include <errno.h>
+#include <netinet/in.h>
+#include <netinet/udp.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
@@ -14,10 +24,30 @@
 
 #include "common/clock.h"
 #include "common/engines.h"
+#include "common/pace.h"
 #include "common/seqwin.h"
 #include "proto/msg.h"
 
-#define DGRAMS_PER_EVENT 64
+#ifndef UDP_SEGMENT
+#define UDP_SEGMENT 103
+#endif
+#ifndef UDP_GRO
+#define UDP_GRO 104
+#endif
+
+#define MAX_SEGS 64        /* datagrams per GSO send or sendmmsg */
+#define RX_VLEN 16         /* messages per recvmmsg */
+#define GRO_BUF 65536      /* a GRO message holds up to 64 KiB */
+#define CALLS_PER_EVENT 16
+#define SPIN_NS 20000ull   /* pacing gaps shorter than this are spun */
+
+struct xp_mmsg {
+	struct mmsghdr msgs[MAX_SEGS];
+	struct iovec iov[MAX_SEGS];
+	char ctl[RX_VLEN][CMSG_SPACE(sizeof(int))];
+	char *bufs;
+	size_t bufsz;
+};
 
 static void put_be64(uint8_t *p, uint64_t v)
 {
@@ -38,13 +68,13 @@ static uint64_t get_be64(const uint8_t *p)
 }
 
 /* A repeated hello (its first ack was lost) is acknowledged again. */
-static int is_hello(const struct xp_worker *w, const void *buf, ssize_t n)
+static int is_hello(const struct xp_worker *w, const void *buf, size_t n)
 {
 	uint64_t cookie;
 	uint32_t idx;
 
 	return n == XP_DATA_HELLO_LEN &&
-	       xp_data_hello_decode(buf, (size_t)n, &cookie, &idx) == 0 &&
+	       xp_data_hello_decode(buf, n, &cookie, &idx) == 0 &&
 	       cookie == w->run->cookie;
 }
 
@@ -55,36 +85,180 @@ static int soft_error(int e)
 	return e == EAGAIN || e == EINTR || e == ECONNREFUSED || e == ENOBUFS;
 }
 
+/* One batch area per worker, shared by its flows (used one call at a time). */
+static struct xp_mmsg *mmsg_get(struct xp_worker *w, size_t bufsz)
+{
+	struct xp_mmsg *m = w->mm;
+
+	if (m && m->bufsz >= bufsz)
+		return m;
+	if (m)
+		free(m->bufs);
+	free(m);
+	w->mm = m = calloc(1, sizeof(*m));
+	if (!m)
+		return NULL;
+	m->bufsz = bufsz;
+	m->bufs = malloc(bufsz * RX_VLEN);
+	if (!m->bufs) {
+		free(m);
+		w->mm = NULL;
+	}
+	return w->mm;
+}
+
+void xp_udp_worker_free(struct xp_worker *w)
+{
+	if (w->mm)
+		free(w->mm->bufs);
+	free(w->mm);
+	w->mm = NULL;
+}
+
+/* ---- UDP_STREAM sender ---- */
+
+static uint32_t batch_size(const struct xp_worker *w, int gso)
+{
+	uint32_t n = MAX_SEGS;
+
+	if (gso && 65507 / w->run->req < n)
+		n = (uint32_t)(65507 / w->run->req);
+	if (w->run->rate_bps && w->run->pace_burst < n)
+		n = w->run->pace_burst;
+	return n ? n : 1;
+}
+
+static int pace_ok(struct xp_flow *f, uint64_t burst_bytes)
+{
+	struct xp_worker *w = f->w;
+	uint64_t now;
+
+	if (!w->run->rate_bps)
+		return 1;
+	now = xp_now_ns();
+	if (!f->next_send)
+		f->next_send = now + xp_pace_ns(burst_bytes, w->run->rate_bps) / 2;
+	while (f->next_send > now) {
+		if (f->next_send - now > SPIN_NS) {
+			xp_flow_sleep_until(f, f->next_send);
+			return 0;
+		}
+		now = xp_now_ns();
+	}
+	return 1;
+}
+
+static void sent(struct xp_flow *f, uint32_t dgrams)
+{
+	struct xp_worker *w = f->w;
+	uint64_t bytes = (uint64_t)dgrams * w->run->req;
+
+	f->seq += dgrams;
+	w->c.dgrams_sent += dgrams;
+	w->c.bytes_sent += bytes;
+	if (w->run->rate_bps)
+		f->next_send += xp_pace_ns(bytes, w->run->rate_bps);
+}
+
+static void number(struct xp_worker *w, uint64_t seq, uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		put_be64((uint8_t *)w->txbuf + (size_t)i * w->run->req, seq + i);
+}
+
+/* 1: sent some; 0: would block or paced; -1: flow failed or GSO refused. */
+static int send_gso(struct xp_flow *f, uint32_t n)
+{
+	struct xp_worker *w = f->w;
+	ssize_t r;
+
+	number(w, f->seq, n);
+	r = send(f->fd, w->txbuf, (size_t)n * w->run->req, MSG_DONTWAIT);
+	if (r >= 0) {
+		sent(f, n);
+		return 1;
+	}
+	if (errno == EIO || errno == EINVAL || errno == EOPNOTSUPP || errno == EMSGSIZE) {
+		/* the path cannot segment (no offload, or segments over the MTU,
+		 * which only IP fragmentation can carry): sendmmsg from now on */
+		int zero = 0;
+
+		setsockopt(f->fd, SOL_UDP, UDP_SEGMENT, &zero, sizeof(zero));
+		f->phase = 0;
+		w->offloads &= ~XP_OFFLOAD_GSO;
+		return 0;
+	}
+	if (errno == ECONNREFUSED || errno == ENOBUFS)
+		w->c.errors++;
+	if (soft_error(errno))
+		return 0;
+	xp_flow_fail(f, errno);
+	return -1;
+}
+
+static int send_batch(struct xp_flow *f, uint32_t n)
+{
+	struct xp_worker *w = f->w;
+	struct xp_mmsg *m = mmsg_get(w, 0);
+	uint32_t i;
+	int r;
+
+	if (!m) {
+		xp_flow_fail(f, ENOMEM);
+		return -1;
+	}
+	number(w, f->seq, n);
+	for (i = 0; i < n; i++) {
+		m->iov[i].iov_base = w->txbuf + (size_t)i * w->run->req;
+		m->iov[i].iov_len = w->run->req;
+		memset(&m->msgs[i].msg_hdr, 0, sizeof(m->msgs[i].msg_hdr));
+		m->msgs[i].msg_hdr.msg_iov = &m->iov[i];
+		m->msgs[i].msg_hdr.msg_iovlen = 1;
+	}
+	r = sendmmsg(f->fd, m->msgs, n, MSG_DONTWAIT);
+	if (r > 0) {
+		sent(f, (uint32_t)r);
+		return 1;
+	}
+	if (errno == ECONNREFUSED || errno == ENOBUFS)
+		w->c.errors++;
+	if (soft_error(errno))
+		return 0;
+	xp_flow_fail(f, errno);
+	return -1;
+}
+
 static void tx_io(struct xp_flow *f, uint32_t events)
 {
 	struct xp_worker *w = f->w;
-	size_t len = w->run->req;
-	int i;
+	int i, r = 1;
 
 	(void)events;
-	for (i = 0; i < DGRAMS_PER_EVENT; i++) {
-		ssize_t n;
+	for (i = 0; i < CALLS_PER_EVENT && r > 0; i++) {
+		uint32_t n = batch_size(w, f->phase);
 
-		put_be64((uint8_t *)w->txbuf, f->seq);
-		n = send(f->fd, w->txbuf, len, MSG_DONTWAIT);
-		if (n >= 0) {
-			f->seq++;
-			w->c.dgrams_sent++;
-			w->c.bytes_sent += (uint64_t)n;
-			continue;
-		}
-		if (errno == ECONNREFUSED || errno == ENOBUFS)
-			w->c.errors++;
-		if (soft_error(errno))
+		if (!pace_ok(f, (uint64_t)n * w->run->req))
 			return;
-		xp_flow_fail(f, errno);
-		return;
+		r = f->phase ? send_gso(f, n) : send_batch(f, n);
 	}
+	if (r >= 0 && !(f->events & EPOLLOUT))
+		xp_flow_watch(f, EPOLLOUT);
 }
 
 static void tx_add(struct xp_flow *f)
 {
+	struct xp_worker *w = f->w;
+	int seg = (int)w->run->req;
+
 	f->on_io = tx_io;
+	/* phase 1: this flow sends GSO batches */
+	if (w->run->gso && batch_size(w, 1) > 1 &&
+	    setsockopt(f->fd, SOL_UDP, UDP_SEGMENT, &seg, sizeof(seg)) == 0) {
+		f->phase = 1;
+		w->offloads |= XP_OFFLOAD_GSO;
+	}
 }
 
 static void tx_go(struct xp_flow *f)
@@ -98,17 +272,64 @@ static void tx_stop(struct xp_flow *f)
 	xp_flow_finish(f);
 }
 
+/* ---- UDP_STREAM receiver ---- */
+
+static int gro_size(struct msghdr *mh)
+{
+	struct cmsghdr *c;
+	int v = 0;
+
+	for (c = CMSG_FIRSTHDR(mh); c; c = CMSG_NXTHDR(mh, c))
+		if (c->cmsg_level == SOL_UDP && c->cmsg_type == UDP_GRO)
+			memcpy(&v, CMSG_DATA(c), sizeof(v));
+	return v;
+}
+
+/* One received message: a datagram, or with GRO several of gso bytes. */
+static void rx_message(struct xp_flow *f, const uint8_t *p, size_t len, size_t gso)
+{
+	struct xp_worker *w = f->w;
+	size_t off;
+
+	if (!gso || gso > len)
+		gso = len;
+	if (len == gso && is_hello(w, p, len)) {
+		send(f->fd, p, len, MSG_DONTWAIT);
+		return;
+	}
+	for (off = 0; off < len; off += gso) {
+		size_t seg = len - off < gso ? len - off : gso;
+
+		if (seg < 8) {
+			w->c.errors++;
+			continue;
+		}
+		w->c.bytes_recv += seg;
+		xp_seqwin_add(f->win, get_be64(p + off));
+	}
+}
+
 static void rx_io(struct xp_flow *f, uint32_t events)
 {
 	struct xp_worker *w = f->w;
-	struct xp_seqwin *win = f->win;
-	int i;
+	struct xp_mmsg *m = w->mm;
+	int i, j, r;
 
 	(void)events;
-	for (i = 0; i < DGRAMS_PER_EVENT; i++) {
-		ssize_t n = recv(f->fd, w->buf, w->buflen, MSG_DONTWAIT);
+	for (j = 0; j < CALLS_PER_EVENT; j++) {
+		for (i = 0; i < RX_VLEN; i++) {
+			struct msghdr *mh = &m->msgs[i].msg_hdr;
 
-		if (n < 0) {
+			m->iov[i].iov_base = m->bufs + (size_t)i * m->bufsz;
+			m->iov[i].iov_len = m->bufsz;
+			memset(mh, 0, sizeof(*mh));
+			mh->msg_iov = &m->iov[i];
+			mh->msg_iovlen = 1;
+			mh->msg_control = m->ctl[i];
+			mh->msg_controllen = sizeof(m->ctl[i]);
+		}
+		r = recvmmsg(f->fd, m->msgs, RX_VLEN, MSG_DONTWAIT, NULL);
+		if (r < 0) {
 			if (errno == EAGAIN)
 				break;
 			if (soft_error(errno))
@@ -116,16 +337,11 @@ static void rx_io(struct xp_flow *f, uint32_t events)
 			xp_flow_fail(f, errno);
 			return;
 		}
-		if (is_hello(w, w->buf, n)) {
-			send(f->fd, w->buf, (size_t)n, MSG_DONTWAIT);
-			continue;
-		}
-		if (n < 8) {
-			w->c.errors++;
-			continue;
-		}
-		w->c.bytes_recv += (uint64_t)n;
-		xp_seqwin_add(win, get_be64((uint8_t *)w->buf));
+		for (i = 0; i < r; i++)
+			rx_message(f, m->iov[i].iov_base, m->msgs[i].msg_len,
+				   (size_t)gro_size(&m->msgs[i].msg_hdr));
+		if (r < RX_VLEN)
+			break;
 	}
 	if (w->stopping)
 		w->t_last_rx = w->now = xp_now_ns();
@@ -133,9 +349,17 @@ static void rx_io(struct xp_flow *f, uint32_t events)
 
 static void rx_add(struct xp_flow *f)
 {
+	struct xp_worker *w = f->w;
+	size_t bufsz = w->run->req + 64;
+	int one = 1;
+
 	f->on_io = rx_io;
+	if (w->run->gso && setsockopt(f->fd, SOL_UDP, UDP_GRO, &one, sizeof(one)) == 0) {
+		w->offloads |= XP_OFFLOAD_GRO;
+		bufsz = GRO_BUF;
+	}
 	f->win = malloc(sizeof(*f->win));
-	if (!f->win) {
+	if (!f->win || !mmsg_get(w, bufsz)) {
 		xp_flow_fail(f, ENOMEM);
 		return;
 	}
@@ -165,7 +389,8 @@ static void rx_tick(struct xp_flow *f)
 	}
 }
 
-/* UDP_RR client. */
+/* ---- UDP_RR client: ring slots of (issue time, id), one per outstanding ---- */
+
 static size_t id_len(const struct xp_run *r)
 {
 	size_t k = r->req < r->rsp ? r->req : r->rsp;
@@ -181,44 +406,57 @@ static void put_id(uint8_t *p, uint64_t id, size_t k)
 	memcpy(p, be + 8 - k, k);
 }
 
-static void rr_send(struct xp_flow *f)
+#define FREE_SLOT UINT64_MAX
+
+/* Issue a request into slot i.  Every issued request counts as sent; one
+ * the kernel refused will time out and count as lost. */
+static void rr_issue(struct xp_flow *f, uint32_t i)
 {
 	struct xp_worker *w = f->w;
+	uint64_t id = f->seq++;
 	ssize_t n;
 
-	put_id((uint8_t *)w->txbuf, f->seq, id_len(w->run));
-	f->t0 = w->now;
-	f->phase = 1;
+	put_id((uint8_t *)w->txbuf, id, id_len(w->run));
+	f->ring[2 * i] = w->now;
+	f->ring[2 * i + 1] = id;
+	f->rcount++;
+	w->c.dgrams_sent++;
 	n = send(f->fd, w->txbuf, w->run->req, MSG_DONTWAIT);
-	if (n >= 0) {
-		w->c.dgrams_sent++;
+	if (n >= 0)
 		w->c.bytes_sent += (uint64_t)n;
-	} else if (soft_error(errno)) {
-		w->c.errors++; /* it will time out and count as lost */
-	} else {
-		xp_flow_fail(f, errno);
-	}
-}
-
-static void rr_next(struct xp_flow *f)
-{
-	f->seq++;
-	f->phase = 0;
-	if (f->stopping)
-		xp_flow_finish(f);
+	else if (soft_error(errno))
+		w->c.errors++;
 	else
-		rr_send(f);
+		xp_flow_fail(f, errno);
 }
 
-static int rr_matches(const struct xp_flow *f, const void *buf, ssize_t n)
+/* Slot i is answered or timed out: reuse it, or finish when stopping. */
+static void rr_release(struct xp_flow *f, uint32_t i)
+{
+	f->ring[2 * i + 1] = FREE_SLOT;
+	f->rcount--;
+	if (!f->stopping)
+		rr_issue(f, i);
+	else if (!f->rcount)
+		xp_flow_finish(f);
+}
+
+static int rr_match(const struct xp_flow *f, const uint8_t *buf, size_t n)
 {
 	size_t k = id_len(f->w->run);
 	uint8_t want[8];
+	uint32_t i;
 
-	if (!f->phase || (size_t)n < k)
-		return 0;
-	put_id(want, f->seq, k);
-	return memcmp(buf, want, k) == 0;
+	if (n < k)
+		return -1;
+	for (i = 0; i < f->w->run->burst; i++) {
+		if (f->ring[2 * i + 1] == FREE_SLOT)
+			continue;
+		put_id(want, f->ring[2 * i + 1], k);
+		if (!memcmp(buf, want, k))
+			return (int)i;
+	}
+	return -1;
 }
 
 static void rr_io(struct xp_flow *f, uint32_t events)
@@ -226,8 +464,9 @@ static void rr_io(struct xp_flow *f, uint32_t events)
 	struct xp_worker *w = f->w;
 
 	(void)events;
-	for (;;) {
+	while (f->fd >= 0) {
 		ssize_t n = recv(f->fd, w->buf, w->buflen, MSG_DONTWAIT);
+		int i;
 
 		if (n < 0) {
 			if (errno == EAGAIN)
@@ -237,25 +476,32 @@ static void rr_io(struct xp_flow *f, uint32_t events)
 			xp_flow_fail(f, errno);
 			return;
 		}
-		if (!rr_matches(f, w->buf, n))
+		i = rr_match(f, (const uint8_t *)w->buf, (size_t)n);
+		if (i < 0)
 			continue; /* late answer to a timed-out request */
 		w->now = xp_now_ns();
-		xp_hist_add(w->hist, w->now - f->t0);
+		xp_hist_add(w->hist, w->now - f->ring[2 * i]);
 		w->c.dgrams_recv++;
 		w->c.bytes_recv += (uint64_t)n;
 		w->c.transactions++;
 		f->trans++;
-		rr_next(f);
-		if (f->fd < 0)
-			return;
+		rr_release(f, (uint32_t)i);
 	}
 }
 
 static void rr_add(struct xp_flow *f)
 {
+	uint32_t i, n = f->w->run->burst;
 	char b[64];
 
 	f->on_io = rr_io;
+	f->ring = malloc(2 * n * sizeof(*f->ring));
+	if (!f->ring) {
+		xp_flow_fail(f, ENOMEM);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		f->ring[2 * i + 1] = FREE_SLOT;
 	/* discard repeated hello acks before the test starts */
 	while (recv(f->fd, b, sizeof(b), MSG_DONTWAIT) > 0)
 		;
@@ -265,33 +511,42 @@ static void rr_add(struct xp_flow *f)
 
 static void rr_go(struct xp_flow *f)
 {
-	rr_send(f);
+	uint32_t i;
+
+	for (i = 0; i < f->w->run->burst && f->fd >= 0; i++)
+		rr_issue(f, i);
 }
 
 static void rr_stop(struct xp_flow *f)
 {
 	f->stopping = 1;
+	if (!f->rcount)
+		xp_flow_finish(f);
 }
 
 static void rr_tick(struct xp_flow *f)
 {
 	struct xp_worker *w = f->w;
+	uint32_t i;
 
-	if (f->phase && w->now - f->t0 >= w->run->rr_timeout_ns) {
+	for (i = 0; i < w->run->burst && f->fd >= 0; i++) {
+		if (f->ring[2 * i + 1] == FREE_SLOT ||
+		    w->now - f->ring[2 * i] < w->run->rr_timeout_ns)
+			continue;
 		w->c.lost++;
-		rr_next(f);
+		rr_release(f, i);
 	}
 }
 
-/* UDP_RR server: answer each request from the buffer it arrived in, so
- * the response starts with the request's id bytes. */
+/* ---- UDP_RR server: answer each request from the buffer it arrived in,
+ * so the response starts with the request's id bytes. ---- */
 static void rrs_io(struct xp_flow *f, uint32_t events)
 {
 	struct xp_worker *w = f->w;
 	int i;
 
 	(void)events;
-	for (i = 0; i < DGRAMS_PER_EVENT; i++) {
+	for (i = 0; i < MAX_SEGS; i++) {
 		ssize_t n = recv(f->fd, w->buf, w->buflen, MSG_DONTWAIT), m;
 
 		if (n < 0) {
@@ -302,7 +557,7 @@ static void rrs_io(struct xp_flow *f, uint32_t events)
 			xp_flow_fail(f, errno);
 			return;
 		}
-		if (is_hello(w, w->buf, n)) {
+		if (is_hello(w, w->buf, (size_t)n)) {
 			send(f->fd, w->buf, (size_t)n, MSG_DONTWAIT);
 			continue;
 		}

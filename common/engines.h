@@ -15,5 +15,7 @@ extern const struct xp_side_ops xp_crr_client, xp_crr_server;
 /* UDP (UDP_STREAM, UDP_RR). */
 extern const struct xp_side_ops xp_udp_tx, xp_udp_rx;
 extern const struct xp_side_ops xp_udp_rr_client, xp_udp_rr_server;
+/* Frees the worker's UDP batch buffers (w->mm). */
+void xp_udp_worker_free(struct xp_worker *w);
 
 #endif

@@ -6,10 +6,11 @@
 #include <string.h>
 
 #include "common/units.h"
+#include "common/pace.h"
 #include "proto/msg.h"
 
 enum xp_opt_kind { XP_K_FLAG, XP_K_STR, XP_K_SIZE, XP_K_UINT, XP_K_SECS,
-		   XP_K_TEST, XP_K_SECTION };
+		   XP_K_TEST, XP_K_RATE, XP_K_SECTION };
 
 struct xp_opt_desc {
 	char sc;
@@ -67,6 +68,11 @@ static int set_value(struct xp_opts *o, const struct xp_opt_desc *d,
 		return 0;
 	case XP_K_SECS:
 		if (xp_parse_secs(arg, (double)d->max, what, &v, err))
+			return -1;
+		*(uint64_t *)p = v;
+		return 0;
+	case XP_K_RATE:
+		if (xp_parse_rate(arg, d->max, what, &v, err))
 			return -1;
 		*(uint64_t *)p = v;
 		return 0;
@@ -202,6 +208,13 @@ int xp_opts_nodelay(const struct xp_opts *o)
 	return o->nodelay || (stream && !o->nagle);
 }
 
+uint64_t xp_opts_pacing_Bps(const struct xp_opts *o, int remote)
+{
+	int sender = remote ? o->test == XP_TCP_MAERTS : o->test == XP_TCP_STREAM;
+
+	return sender ? xp_pacing_Bps(o->rate) : 0;
+}
+
 #define UDP_MAX_PAYLOAD 65507
 
 static int validate_sizes(const struct xp_opts *o, struct xp_err *err)
@@ -221,6 +234,32 @@ static int validate_sizes(const struct xp_opts *o, struct xp_err *err)
 	    (req > UDP_MAX_PAYLOAD || rsp > UDP_MAX_PAYLOAD))
 		return xp_err_set(err, "-m/-M: a UDP datagram holds at most %d "
 				  "bytes", UDP_MAX_PAYLOAD);
+	return 0;
+}
+
+static int validate_fast_paths(const struct xp_opts *o, struct xp_err *err)
+{
+	int stream = o->test == XP_TCP_STREAM || o->test == XP_TCP_MAERTS ||
+		     o->test == XP_UDP_STREAM;
+	uint64_t k = xp_opts_req_size(o) < xp_opts_rsp_size(o) ? xp_opts_req_size(o)
+							      : xp_opts_rsp_size(o);
+
+	if (o->rate && !stream)
+		return xp_err_set(err, "-b applies to stream tests, not %s", xp_test_name(o->test));
+	if (o->zerocopy && o->test != XP_TCP_STREAM && o->test != XP_TCP_MAERTS)
+		return xp_err_set(err, "--zerocopy applies to TCP_STREAM and TCP_MAERTS");
+	if (o->no_gso && o->test != XP_UDP_STREAM)
+		return xp_err_set(err, "--no-gso applies to UDP_STREAM");
+	if (!o->burst || !o->pace_burst)
+		return xp_err_set(err, "--burst and --pace-burst: at least 1");
+	if (o->burst > 1 && o->test != XP_TCP_RR && o->test != XP_UDP_RR)
+		return xp_err_set(err, "--burst applies to TCP_RR and UDP_RR (for TCP_CRR use -P)");
+	/* UDP_RR ids are the first min(8, -m, -M) bytes: keep them unique
+	 * across the outstanding window */
+	if (o->test == XP_UDP_RR && k < 8 && o->burst > (1ull << (8 * k - 1)))
+		return xp_err_set(err, "--burst %llu: with %llu-byte UDP_RR messages at most "
+				  "%llu outstanding", (unsigned long long)o->burst,
+				  (unsigned long long)k, 1ull << (8 * k - 1));
 	return 0;
 }
 
@@ -252,6 +291,8 @@ static int validate(struct xp_opts *o, struct xp_err *err)
 		return xp_err_set(err, "-p: port 0 is not a server port");
 	if (!o->server && (o->daemon || o->one_off || o->pidfile || o->bind))
 		return xp_err_set(err, "-D, -1, -B and --pidfile are server options (add -s)");
+	if (validate_fast_paths(o, err))
+		return -1;
 	return validate_sizes(o, err);
 }
 

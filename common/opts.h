@@ -14,6 +14,7 @@
 #define XP_TYPE_UINT uint64_t
 #define XP_TYPE_SECS uint64_t
 #define XP_TYPE_TEST int
+#define XP_TYPE_RATE uint64_t
 
 struct xp_opts {
 #define XP_SECTION(title)
@@ -41,6 +42,10 @@ uint64_t xp_opts_rsp_size(const struct xp_opts *o);
 
 /* TCP_NODELAY for this test: asked for, or a stream test without --nagle. */
 int xp_opts_nodelay(const struct xp_opts *o);
+
+/* SO_MAX_PACING_RATE (bytes/s) for this side's senders: -b on stream
+ * tests, for the side that sends; 0 otherwise. */
+uint64_t xp_opts_pacing_Bps(const struct xp_opts *o, int remote);
 
 /* One line per option, "-m|--msg-size", for tests that compare the
  * table with the man page. */

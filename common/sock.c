@@ -151,6 +151,15 @@ int xp_apply_sockopts(int fd, int type, const struct xp_sockopts *so,
 	if (so->rcvbuf && set_int(fd, SOL_SOCKET, SO_RCVBUF, (int)so->rcvbuf))
 		return xp_err_sys(err, errno, "setsockopt SO_RCVBUF %llu",
 				  (unsigned long long)so->rcvbuf);
+	if (so->busy_poll_us && set_int(fd, SOL_SOCKET, SO_BUSY_POLL, (int)so->busy_poll_us))
+		return xp_err_sys(err, errno, "setsockopt SO_BUSY_POLL %llu",
+				  (unsigned long long)so->busy_poll_us);
+	if (so->pacing_Bps) {
+		unsigned long rate = (unsigned long)so->pacing_Bps;
+
+		if (setsockopt(fd, SOL_SOCKET, SO_MAX_PACING_RATE, &rate, sizeof(rate)))
+			return xp_err_sys(err, errno, "setsockopt SO_MAX_PACING_RATE %lu", rate);
+	}
 	return 0;
 }
 

@@ -33,6 +33,8 @@ int xp_bind_udp(const struct xp_addr *a, struct xp_err *err);
 struct xp_sockopts {
 	int nodelay;
 	uint64_t sndbuf, rcvbuf;
+	uint64_t busy_poll_us; /* SO_BUSY_POLL */
+	uint64_t pacing_Bps;   /* SO_MAX_PACING_RATE, bytes/s */
 };
 int xp_connect_tcp(const struct xp_addr *a, const struct xp_sockopts *so,
 		   int timeout_ms, struct xp_err *err);

@@ -250,3 +250,35 @@ char *xp_format_cpus(const int *cpus, int n, char *buf, unsigned len)
 	}
 	return buf;
 }
+
+int xp_parse_rate(const char *s, uint64_t max, const char *what, uint64_t *out,
+		  struct xp_err *err)
+{
+	const char *p = s;
+	double v = 0, scale = 1;
+	int digits = 0;
+
+	if (!what)
+		what = "rate";
+	if (!s)
+		return xp_err_set(err, "%s: missing rate", what);
+	for (; *p >= '0' && *p <= '9'; p++, digits++)
+		v = v * 10 + (*p - '0');
+	if (*p == '.')
+		for (p++; *p >= '0' && *p <= '9'; p++, digits++)
+			v += (*p - '0') * (scale /= 10);
+	switch (*p) {
+	case 'k': case 'K': v *= 1e3; p++; break;
+	case 'm': case 'M': v *= 1e6; p++; break;
+	case 'g': case 'G': v *= 1e9; p++; break;
+	default: break;
+	}
+	if (!digits || *p)
+		return xp_err_set(err, "%s: invalid rate '%s' (expected bits/s with "
+				  "optional k/M/G suffix, e.g. 100M)", what, s);
+	if (v > (double)max)
+		return xp_err_set(err, "%s: rate %s exceeds the maximum %llu bits/s",
+				  what, s, (unsigned long long)max);
+	*out = (uint64_t)(v + 0.5);
+	return 0;
+}

@@ -24,6 +24,12 @@ int xp_parse_uint(const char *s, uint64_t min, uint64_t max, const char *what,
 int xp_parse_secs(const char *s, double max_s, const char *what,
 		  uint64_t *out_ns, struct xp_err *err);
 
+/* Rate in bits per second: "100M", "2.5G", "64k", "1000000": decimal
+ * number, optional k/K, m/M, g/G suffix multiplying by 10^3, 10^6, 10^9
+ * (network rates are decimal, as in iperf3 -b).  0 allowed; <= max. */
+int xp_parse_rate(const char *s, uint64_t max, const char *what, uint64_t *out,
+		  struct xp_err *err);
+
 /* CPU list "0,2-4,7" -> cpus[] in the given order, no duplicates, each
  * < XP_CPUS_MAX, at most cap entries.  Returns count (>= 1) or -1. */
 int xp_parse_cpus(const char *s, int *cpus, int cap, const char *what,

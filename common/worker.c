@@ -12,6 +12,7 @@
 
 #include "common/clock.h"
 #include "common/cpu.h"
+#include "common/engines.h"
 #include "common/seqwin.h"
 #include "proto/msg.h"
 
@@ -44,6 +45,9 @@ static int epoll_add(int epfd, int fd, void *ptr)
 static int alloc_bufs(struct xp_worker *w, struct xp_err *err)
 {
 	size_t tx = w->run->req > w->run->rsp ? w->run->req : w->run->rsp;
+
+	if (w->run->test == XP_UDP_STREAM)
+		tx = (size_t)w->run->req * 64; /* a GSO or sendmmsg batch */
 
 	w->buflen = tx > MIN_BUF ? tx : MIN_BUF;
 	w->buf = malloc(w->buflen);
@@ -158,6 +162,8 @@ void xp_flow_finish(struct xp_flow *f)
 		free(f->win);
 		f->win = NULL;
 	}
+	free(f->ring);
+	f->ring = NULL;
 	last = w->live[--w->nlive];
 	w->live[f->slot] = last;
 	last->slot = f->slot;
@@ -234,6 +240,81 @@ static void on_cmd(struct xp_worker *w)
 	}
 }
 
+/* Timers: a binary min-heap ordered by wake time. */
+static void heap_swap(struct xp_timer *t, uint32_t a, uint32_t b)
+{
+	struct xp_timer x = t[a];
+
+	t[a] = t[b];
+	t[b] = x;
+}
+
+static void heap_push(struct xp_worker *w, struct xp_timer t)
+{
+	uint32_t i;
+
+	if (w->ntimers == w->captimers) {
+		uint32_t cap = w->captimers ? 2 * w->captimers : 16;
+		struct xp_timer *n = realloc(w->timers, cap * sizeof(*n));
+
+		if (!n)
+			return; /* the flow stays asleep: counted below as an error */
+		w->timers = n;
+		w->captimers = cap;
+	}
+	i = w->ntimers++;
+	w->timers[i] = t;
+	while (i && w->timers[(i - 1) / 2].when > w->timers[i].when) {
+		heap_swap(w->timers, i, (i - 1) / 2);
+		i = (i - 1) / 2;
+	}
+}
+
+static struct xp_timer heap_pop(struct xp_worker *w)
+{
+	struct xp_timer top = w->timers[0];
+	uint32_t i = 0;
+
+	w->timers[0] = w->timers[--w->ntimers];
+	for (;;) {
+		uint32_t l = 2 * i + 1, r = l + 1, m = i;
+
+		if (l < w->ntimers && w->timers[l].when < w->timers[m].when)
+			m = l;
+		if (r < w->ntimers && w->timers[r].when < w->timers[m].when)
+			m = r;
+		if (m == i)
+			return top;
+		heap_swap(w->timers, i, m);
+		i = m;
+	}
+}
+
+void xp_flow_sleep_until(struct xp_flow *f, uint64_t when)
+{
+	struct xp_timer t = { when, f };
+	uint32_t before = f->w->ntimers;
+
+	if (f->events & EPOLLOUT)
+		xp_flow_watch(f, f->events & ~(uint32_t)EPOLLOUT);
+	heap_push(f->w, t);
+	if (f->w->ntimers == before)
+		f->w->c.errors++;
+}
+
+/* Wake every flow whose time has come.  A flow finished while asleep is
+ * skipped: paced flows exist only in stream tests, where no flow memory is
+ * reused after GO. */
+static void run_timers(struct xp_worker *w)
+{
+	while (w->ntimers && w->timers[0].when <= w->now) {
+		struct xp_timer t = heap_pop(w);
+
+		if (t.f->fd >= 0)
+			t.f->on_io(t.f, EPOLLOUT);
+	}
+}
+
 static void tick(struct xp_worker *w)
 {
 	uint32_t i;
@@ -268,6 +349,42 @@ static void dispatch(struct xp_worker *w, struct epoll_event *ev, int n)
 	}
 }
 
+/* How long epoll may sleep: not at all when spinning, until the next
+ * timer when flows are paced, a tick when timeouts need checking. */
+static int wait_ns(struct xp_worker *w, int slow, struct timespec *ts)
+{
+	uint64_t ns = slow ? TICK_MS * XP_NS_PER_MS : UINT64_MAX;
+
+	if (w->run->spin)
+		ns = 0;
+	if (w->ntimers) {
+		uint64_t now = xp_now_ns(), when = w->timers[0].when;
+		uint64_t d = when > now ? when - now : 0;
+
+		ns = d < ns ? d : ns;
+	}
+	if (ns == UINT64_MAX)
+		return -1;
+	ts->tv_sec = (time_t)(ns / XP_NS_PER_SEC);
+	ts->tv_nsec = (long)(ns % XP_NS_PER_SEC);
+	return 0;
+}
+
+static int wait_events(struct xp_worker *w, struct epoll_event *ev, int slow)
+{
+	struct timespec ts;
+	int forever = wait_ns(w, slow, &ts);
+	int n;
+
+	if (forever)
+		return epoll_wait(w->epfd, ev, EV_BATCH, -1);
+	n = epoll_pwait2(w->epfd, ev, EV_BATCH, &ts, NULL);
+	if (n < 0 && errno == ENOSYS) /* kernel before 5.11: ms resolution */
+		n = epoll_wait(w->epfd, ev, EV_BATCH,
+			       (int)(ts.tv_sec * 1000 + (ts.tv_nsec + 999999) / 1000000));
+	return n;
+}
+
 static void loop(struct xp_worker *w)
 {
 	struct epoll_event ev[EV_BATCH];
@@ -275,12 +392,16 @@ static void loop(struct xp_worker *w)
 
 	while (!finished(w)) {
 		int slow = w->stopping || (w->ticking && w->going);
-		int n = epoll_wait(w->epfd, ev, EV_BATCH, slow ? TICK_MS : -1);
+		int n = wait_events(w, ev, slow);
 
 		if (n < 0 && errno != EINTR)
 			break;
 		if (n > 0)
 			dispatch(w, ev, n);
+		if (w->ntimers) {
+			w->now = xp_now_ns();
+			run_timers(w);
+		}
 		if (!slow)
 			continue;
 		/* handlers refresh w->now per transaction; read it here only
@@ -370,6 +491,8 @@ void xp_worker_destroy(struct xp_worker *w)
 		free(f);
 	}
 	free(w->live);
+	free(w->timers);
+	xp_udp_worker_free(w);
 	free(w->buf);
 	free(w->txbuf);
 	xp_hist_free(w->hist);

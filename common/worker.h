@@ -25,6 +25,7 @@ struct xp_counters {
 	uint64_t lost;         /* UDP_RR: requests timed out */
 	uint64_t transactions;
 	uint64_t errors;       /* recoverable socket errors */
+	uint64_t zc_completions, zc_copied; /* MSG_ZEROCOPY notifications */
 };
 
 /* Parameters of one test on one side, shared read-only by its workers. */
@@ -37,6 +38,12 @@ struct xp_run {
 	uint64_t cookie;
 	struct xp_addr peer; /* client: the server (TCP_CRR connects per transaction) */
 	uint32_t flows, threads;
+	int spin;            /* poll instead of sleeping */
+	int gso;             /* UDP_STREAM: GSO on send, GRO on receive */
+	int zerocopy;        /* stream senders: MSG_ZEROCOPY */
+	uint32_t burst;      /* RR: outstanding transactions per flow */
+	uint64_t rate_bps;   /* stream senders: per-flow pacing target, 0 = none */
+	uint32_t pace_burst; /* UDP pacing: most datagrams back to back */
 	_Atomic uint32_t registered; /* server: persistent flows taken in by workers */
 };
 
@@ -59,6 +66,10 @@ struct xp_flow {
 	uint64_t t0;        /* RR: when the outstanding request started */
 	uint64_t seq;       /* UDP: next sequence number; RR: request id */
 	uint64_t bytes, trans;
+	uint64_t next_send;  /* pacing: earliest time of the next send */
+	uint64_t *ring;      /* RR burst > 1: issue times (UDP: + ids) */
+	uint32_t rhead, rcount;
+	uint32_t zc_next;    /* MSG_ZEROCOPY: sends issued */
 	struct xp_seqwin *win;
 	struct xp_flow *next_free;
 };
@@ -101,6 +112,10 @@ struct xp_worker {
 	size_t buflen;
 	uint64_t now, t_go, t_stop, t_end, t_last_rx, drain_deadline;
 	int going, stopping, ticking;
+	uint32_t offloads;   /* XP_OFFLOAD_* actually used */
+	struct xp_timer *timers; /* min-heap of paced flows waiting to send */
+	uint32_t ntimers, captimers;
+	struct xp_mmsg *mm; /* UDP batches: common/engine_udp.c */
 	char errmsg[320];
 };
 
@@ -117,7 +132,14 @@ void xp_worker_destroy(struct xp_worker *w);
 /* Server accept loop: hand a data socket to the worker (any thread). */
 int xp_worker_mail(struct xp_worker *w, int fd, uint32_t idx);
 
+struct xp_timer {
+	uint64_t when;
+	struct xp_flow *f;
+};
+
 /* For the test engines. */
+/* Stop watching EPOLLOUT and call f->on_io(f, EPOLLOUT) at `when`. */
+void xp_flow_sleep_until(struct xp_flow *f, uint64_t when);
 int xp_flow_watch(struct xp_flow *f, uint32_t events);
 void xp_flow_finish(struct xp_flow *f);   /* close, mark done */
 void xp_flow_fail(struct xp_flow *f, int errnum);

@@ -50,6 +50,10 @@ static const struct field_desc setup_fields[] = {
 	U64(10, setup.rr_timeout_ms),
 	U64(11, setup.flags),
 	STR(12, setup.cpus),
+	U64(13, setup.busy_poll_us),
+	U64(14, setup.rate_bps),
+	U64(15, setup.burst),
+	U64(16, setup.pace_burst),
 };
 
 static const struct field_desc setup_ok_fields[] = {
@@ -76,6 +80,10 @@ static const struct field_desc result_fields[] = {
 	U64(11, result.cpu_sys_us),
 	U64(12, result.host_busy_ppm),
 	STR(13, result.cpus),
+	U64(14, result.max_rss_kb),
+	U64(15, result.zc_completions),
+	U64(16, result.zc_copied),
+	U64(17, result.offloads),
 };
 
 /* Frozen across all versions: code is tag 1, text is tag 2. */

@@ -56,7 +56,16 @@ struct xp_msg_setup {
 	uint64_t rr_timeout_ms; /* UDP_RR: request declared lost after */
 	uint64_t flags;       /* XP_SETUP_F_* */
 	char cpus[XP_MSG_STR_MAX + 1]; /* server CPU list, "" = default */
+	uint64_t busy_poll_us; /* SO_BUSY_POLL on server data sockets */
+	uint64_t rate_bps;    /* server senders (MAERTS): pacing target */
+	uint64_t burst;       /* RR: outstanding requests per flow */
+	uint64_t pace_burst;  /* UDP pacing: datagrams back to back */
 };
+
+#define XP_SETUP_F_SPIN 1u     /* workers poll instead of sleeping */
+#define XP_SETUP_F_NO_GSO 2u   /* no UDP GRO on the server's receivers */
+#define XP_SETUP_F_ZEROCOPY 4u /* server senders use MSG_ZEROCOPY */
+#define XP_SETUP_F_ALL 7u
 
 struct xp_msg_setup_ok {
 	uint64_t cookie;  /* identifies the test's data connections */
@@ -82,7 +91,14 @@ struct xp_msg_result {
 	uint64_t cpu_sys_us;
 	uint64_t host_busy_ppm;  /* host-wide CPU busy, parts per million */
 	char cpus[XP_MSG_STR_MAX + 1]; /* CPU each worker last ran on */
+	uint64_t max_rss_kb;     /* server process peak resident memory */
+	uint64_t zc_completions; /* MSG_ZEROCOPY sends completed */
+	uint64_t zc_copied;      /* ... of which the kernel copied anyway */
+	uint64_t offloads;       /* XP_OFFLOAD_* the server's workers used */
 };
+
+#define XP_OFFLOAD_GRO 1u
+#define XP_OFFLOAD_GSO 2u
 
 struct xp_msg_error {
 	uint64_t code;

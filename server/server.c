@@ -151,6 +151,13 @@ fail:
 	return NULL;
 }
 
+int xp_server_watch_signals(struct xp_server *s, int sigfd, FILE *log)
+{
+	s->cfg.log = log;
+	s->cfg.sigfd = sigfd;
+	return sigfd >= 0 ? watch(s, sigfd, EV_SIG, EPOLLIN) : -1;
+}
+
 uint16_t xp_server_port(const struct xp_server *s)
 {
 	return s->port;

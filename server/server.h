@@ -27,6 +27,9 @@ struct xp_server;
 struct xp_server *xp_server_open(const struct xp_server_cfg *cfg,
 				 struct xp_err *err);
 uint16_t xp_server_port(const struct xp_server *s);
+/* Watch sigfd (a signalfd) and stop when it is readable; the log FILE may
+ * have changed since open (daemon).  0 or -1. */
+int xp_server_watch_signals(struct xp_server *s, int sigfd, FILE *log);
 /* Serve until xp_server_stop, a signal on cfg->sigfd, or (one_off) the end
  * of the first test.  Returns 0, or 1 if the one-off test failed. */
 int xp_server_run(struct xp_server *s);

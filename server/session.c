@@ -12,6 +12,7 @@
 #include "common/ctl.h"
 #include "common/log.h"
 #include "common/units.h"
+#include "common/pace.h"
 
 #define REGISTER_WAIT_MS 10000
 #define STOP_GRACE_MS 30000
@@ -80,9 +81,11 @@ static int check_setup(const struct xp_session *s, const struct xp_msg_setup *p,
 	if (!p->threads || p->threads > c->max_threads)
 		return xp_err_set(err, "%llu threads outside 1..%u (--max-threads)",
 				  (unsigned long long)p->threads, c->max_threads);
-	if (p->flags)
+	if (p->flags & ~(uint64_t)XP_SETUP_F_ALL)
 		return xp_err_set(err, "unknown option flags 0x%llx",
 				  (unsigned long long)p->flags);
+	if (p->busy_poll_us > 1000000 || p->burst > 1024 || p->pace_burst > 1024)
+		return xp_err_set(err, "busy-poll, burst or pace-burst out of range");
 	if (p->test == XP_UDP_RR && !p->rr_timeout_ms)
 		return xp_err_set(err, "UDP_RR timeout 0");
 	if (p->sndbuf > (1u << 30) || p->rcvbuf > (1u << 30))
@@ -119,6 +122,15 @@ static void fill_run(struct xp_session *s)
 	r->cookie = s->cookie;
 	r->flows = (uint32_t)p->flows;
 	r->threads = (uint32_t)p->threads;
+	r->spin = (p->flags & XP_SETUP_F_SPIN) != 0;
+	r->gso = !(p->flags & XP_SETUP_F_NO_GSO);
+	r->zerocopy = (p->flags & XP_SETUP_F_ZEROCOPY) != 0;
+	r->burst = p->burst ? (uint32_t)p->burst : 1;
+	r->rate_bps = p->rate_bps;
+	r->pace_burst = p->pace_burst ? (uint32_t)p->pace_burst : 8;
+	r->so.busy_poll_us = p->busy_poll_us;
+	if (p->test == XP_TCP_MAERTS)
+		r->so.pacing_Bps = xp_pacing_Bps(p->rate_bps);
 }
 
 static int make_workers(struct xp_session *s, struct xp_err *err)
@@ -202,12 +214,16 @@ static void fill_result(struct xp_session *s, const struct xp_cpu_snap *a,
 		r->duplicates += w->c.duplicates;
 		r->transactions += w->c.transactions;
 		r->errors += w->c.errors;
+		r->zc_completions += w->c.zc_completions;
+		r->zc_copied += w->c.zc_copied;
+		r->offloads |= w->offloads;
 		if (w->t_go && (!t_go || w->t_go < t_go))
 			t_go = w->t_go;
 		if (w->t_end > t_end)
 			t_end = w->t_end;
 	}
 	r->elapsed_ns = t_end > t_go ? t_end - t_go : 0;
+	r->max_rss_kb = xp_max_rss_kb();
 	xp_cpu_use(a, b, &u);
 	r->cpu_user_us = u.user_us;
 	r->cpu_sys_us = u.sys_us;
