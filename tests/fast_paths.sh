@@ -1,0 +1,55 @@
+#!/bin/sh
+# Each fast path works (not how fast): UDP GSO/GRO and its fallback, spin
+# mode, MSG_ZEROCOPY completions, pacing within 5% at a low rate, RR burst.
+. "${srcdir:-.}/tests/lib.sh"
+
+start_server
+run() { # NAME ARGS...
+	name=$1; shift
+	"$XPERF" -c 127.0.0.1 -p "$PORT" --json "$@" >"$TMP/$name.json" 2>"$TMP/$name.err" ||
+		{ cat "$TMP/$name.err" >&2; fail "$name: exit status"; }
+}
+
+# UDP GSO on send and GRO on receive by default (where the kernel has
+# them), per-datagram sendmmsg/recvmmsg with --no-gso; the accounting is
+# exact per datagram either way.
+run gso -t UDP_STREAM -l 1
+check "$TMP/gso.json" 'e["udp"]["lost"] == e["udp"]["packets_sent"] - e["udp"]["packets_received"] and e["udp"]["packets_received"] > 0' "GSO accounting"
+check "$TMP/gso.json" 'e["sum_received"]["bytes"] == e["udp"]["packets_received"] * 1472' "GRO split back into datagrams"
+if python3 -c 'import json,sys; sys.exit(0 if json.load(open(sys.argv[1]))["end"]["client"]["udp_gso"] else 1)' "$TMP/gso.json"; then
+	echo "fast_paths: UDP GSO in use"
+else
+	echo "fast_paths: UDP GSO not available here: fallback path measured"
+fi
+run nogso -t UDP_STREAM -l 1 --no-gso
+check "$TMP/nogso.json" 'not e["client"]["udp_gso"] and not e["server"]["udp_gro"]' "--no-gso turns both off"
+check "$TMP/nogso.json" 'e["udp"]["lost"] == e["udp"]["packets_sent"] - e["udp"]["packets_received"] and e["udp"]["packets_received"] > 0' "no-GSO accounting"
+# 40000-byte datagrams: one per GSO send, fragmented by IP: still exact
+run big -t UDP_STREAM -l 1 -m 40000
+check "$TMP/big.json" 'e["sum_received"]["bytes"] == e["udp"]["packets_received"] * 40000' "large datagrams"
+
+# spin mode runs and says so
+run spin -t TCP_RR -l 1 --spin
+check "$TMP/spin.json" 'd["start"]["test_start"]["mode"] == "spin" and e["rr"]["transactions"] == e["rr"]["server_transactions"] > 0' "spin mode"
+run busy -t UDP_RR -l 1 --busy-poll 20
+check "$TMP/busy.json" 'e["rr"]["transactions"] > 0 and d["start"]["test_start"]["busy_poll_us"] == 20' "busy poll"
+
+# MSG_ZEROCOPY: every completion reaped (over loopback the kernel copies)
+run zc -t TCP_STREAM -l 1 -Z
+check "$TMP/zc.json" 'e["client"]["zerocopy"]["completions"] > 0' "zerocopy completions reaped"
+check "$TMP/zc.json" 'e["sum_sent"]["bytes"] == e["sum_received"]["bytes"]' "zerocopy stream exact"
+run zcm -t TCP_MAERTS -l 1 -Z
+check "$TMP/zcm.json" 'e["server"]["zerocopy"]["completions"] > 0' "server zerocopy completions"
+
+# pacing within 5% at low rates, TCP and UDP
+run tpace -t TCP_STREAM -l 2 -b 20M -m 16K
+check "$TMP/tpace.json" 'abs(e["sum_received"]["bits_per_second"] / 20e6 - 1) < 0.05' "TCP paced at 20 Mbit/s"
+run upace -t UDP_STREAM -l 2 -b 30M --pace-burst 4
+check "$TMP/upace.json" 'abs(e["sum_received"]["bits_per_second"] / 30e6 - 1) < 0.05' "UDP paced at 30 Mbit/s"
+
+# RR burst: N outstanding, every one timed and answered
+run burst -t TCP_RR -l 1 --burst 8 -m 32
+check "$TMP/burst.json" 'e["rr"]["transactions"] == e["rr"]["server_transactions"] > 0' "TCP_RR burst counts agree"
+run uburst -t UDP_RR -l 1 --burst 8
+check "$TMP/uburst.json" 'e["udp"]["packets_sent"] == e["rr"]["transactions"] + e["udp"]["lost"]' "UDP_RR burst accounting"
+echo "fast_paths: ok"
