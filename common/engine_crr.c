@@ -225,7 +225,7 @@ static void srv_io(struct xp_flow *f, uint32_t events)
 	while (f->txoff < w->run->rsp) {
 		uint64_t left = w->run->rsp - f->txoff;
 
-		n = send(f->fd, w->txbuf, left < w->buflen ? left : w->buflen,
+		n = send(f->fd, w->txbuf, left < w->txlen ? left : w->txlen,
 			 MSG_NOSIGNAL | MSG_DONTWAIT);
 		if (n > 0) {
 			f->txoff += (uint64_t)n;

@@ -12,9 +12,15 @@
 #include "common/clock.h"
 #include "common/engines.h"
 
+/* At most what one receive or send buffer holds. */
 static size_t chunk(const struct xp_worker *w, uint64_t left)
 {
 	return left < w->buflen ? (size_t)left : w->buflen;
+}
+
+static size_t tx_chunk(const struct xp_worker *w, uint64_t left)
+{
+	return left < w->txlen ? (size_t)left : w->txlen;
 }
 
 /* Send the request bytes owed (txoff counts down what is left to send);
@@ -24,7 +30,7 @@ static void cli_tx(struct xp_flow *f)
 	struct xp_worker *w = f->w;
 
 	while (f->txoff) {
-		ssize_t n = send(f->fd, w->txbuf, chunk(w, f->txoff),
+		ssize_t n = send(f->fd, w->txbuf, tx_chunk(w, f->txoff),
 				 MSG_NOSIGNAL | MSG_DONTWAIT);
 
 		if (n > 0) {
@@ -136,7 +142,7 @@ static void srv_flush(struct xp_flow *f)
 	uint64_t rsp = w->run->rsp;
 
 	while (f->owed) {
-		ssize_t n = send(f->fd, w->txbuf, chunk(w, f->owed),
+		ssize_t n = send(f->fd, w->txbuf, tx_chunk(w, f->owed),
 				 MSG_NOSIGNAL | MSG_DONTWAIT);
 
 		if (n > 0) {

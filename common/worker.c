@@ -19,6 +19,7 @@
 #define EV_BATCH 64
 #define TICK_MS 10
 #define MIN_BUF (256 * 1024)
+#define MIN_TXBUF (64 * 1024)
 
 /* Tags for the two non-flow descriptors in the epoll set. */
 static char tag_cmd, tag_mbox;
@@ -48,10 +49,10 @@ static int alloc_bufs(struct xp_worker *w, struct xp_err *err)
 
 	if (w->run->test == XP_UDP_STREAM)
 		tx = (size_t)w->run->req * 64; /* a GSO or sendmmsg batch */
-
 	w->buflen = tx > MIN_BUF ? tx : MIN_BUF;
+	w->txlen = tx > MIN_TXBUF ? tx : MIN_TXBUF;
 	w->buf = malloc(w->buflen);
-	w->txbuf = calloc(1, tx + 16);
+	w->txbuf = calloc(1, w->txlen);
 	w->hist = xp_hist_new();
 	if (!w->buf || !w->txbuf || !w->hist)
 		return xp_err_set(err, "worker %d: out of memory for %zu-byte buffers",

@@ -108,8 +108,8 @@ struct xp_worker {
 	struct xp_counters c;
 	struct xp_hist *hist;
 	char *buf;   /* receive buffer, buflen bytes */
-	char *txbuf; /* zeroed send buffer, max(req, rsp) bytes */
-	size_t buflen;
+	char *txbuf; /* zeroed send buffer, txlen bytes */
+	size_t buflen, txlen;
 	uint64_t now, t_go, t_stop, t_end, t_last_rx, drain_deadline;
 	int going, stopping, ticking;
 	uint32_t offloads;   /* XP_OFFLOAD_* actually used */

@@ -45,6 +45,7 @@ PY
 # PORT and SERVER_PID; waits until it accepts connections.
 start_server() {
 	PORT=$(free_port)
+	[ -f "$TMP/server.log" ] && cat "$TMP/server.log" >>"$TMP/server.old.log" && : >"$TMP/server.log"
 	$NS_EXEC "$XPERF" -s -p "$PORT" "$@" >>"$TMP/server.log" 2>&1 &
 	SERVER_PID=$!
 	for _ in $(seq 50); do
