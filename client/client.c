@@ -301,6 +301,36 @@ static int send_stop(struct client *cl, uint64_t dgrams, struct xp_err *err)
 	return xp_ctl_send(cl->ctl, &m, CTL_MS, cl->peer, err);
 }
 
+static void collect_tcp_flows(struct xp_client_result *r, const struct xp_worker *w)
+{
+	struct xp_tcp_flow *n;
+
+	if (!w->ntcpi)
+		return;
+	n = realloc(r->tcp_flows, (r->ntcp_flows + w->ntcpi) * sizeof(*n));
+	if (!n)
+		return;
+	memcpy(n + r->ntcp_flows, w->tcpi, w->ntcpi * sizeof(*n));
+	r->tcp_flows = n;
+	r->ntcp_flows += w->ntcpi;
+}
+
+static void remote_tcp(struct xp_client_result *r)
+{
+	struct xp_tcp_totals *t = &r->tcp_remote;
+	const struct xp_msg_result *m = &r->srv;
+
+	t->flows = m->tcp_flows;
+	t->retrans = m->tcp_retrans;
+	t->rtt_us_mean = (double)m->tcp_rtt_ns_mean / 1000;
+	t->rttvar_us_mean = (double)m->tcp_rttvar_ns_mean / 1000;
+	t->rtt_us_max = m->tcp_rtt_us_max;
+	t->cwnd_min = m->tcp_cwnd_min;
+	t->cwnd_max = m->tcp_cwnd_max;
+	t->mss = m->tcp_mss;
+	t->delivery_rate_bps = m->tcp_delivery_rate_bps;
+}
+
 static void collect(struct client *cl, struct xp_client_result *r)
 {
 	uint64_t t_go = 0, t_stop = 0, t_end = 0;
@@ -323,6 +353,8 @@ static void collect(struct client *cl, struct xp_client_result *r)
 		if (w->t_end > t_end)
 			t_end = w->t_end;
 		r->offloads |= w->offloads;
+		xp_tcp_totals_merge(&r->tcp_local, &w->tcp);
+		collect_tcp_flows(r, w);
 		if (!r->warning[0] && w->errmsg[0])
 			snprintf(r->warning, sizeof(r->warning), "%s", w->errmsg);
 		if (off + 8 < sizeof(r->local_cpus))
@@ -366,6 +398,7 @@ static int run_test(struct client *cl, struct xp_client_result *r, struct xp_err
 	if (recv_expect(cl, &m, XP_MSG_RESULT, CTL_MS + 10000, err))
 		return -1;
 	r->srv = m.u.result;
+	remote_tcp(r);
 	return 0;
 }
 
@@ -426,6 +459,8 @@ int xp_client_run(const struct xp_opts *o, const char *host, uint16_t port,
 
 void xp_client_result_free(struct xp_client_result *r)
 {
+	free(r->tcp_flows);
+	r->tcp_flows = NULL;
 	xp_hist_free(r->hist);
 	r->hist = NULL;
 }

@@ -156,6 +156,14 @@ void xp_report_human(FILE *f, const struct xp_opts *o, const struct xp_client_re
 		"%.1f%%); worker CPUs client [%s] server [%s]\n", r->cpu.proc_percent,
 		(double)r->cpu.host_busy_ppm / 1e4, remote_proc_pct(r),
 		(double)r->srv.host_busy_ppm / 1e4, r->local_cpus, r->srv.cpus);
+	if (!is_udp(r->test) && r->test != XP_TCP_CRR)
+		fprintf(f, "  tcp      retransmits client %llu, server %llu; rtt %.0f/%.0f us "
+			"(client/server mean); cwnd %llu-%llu; mss %llu\n",
+			(unsigned long long)r->tcp_local.retrans,
+			(unsigned long long)r->tcp_remote.retrans, r->tcp_local.rtt_us_mean,
+			r->tcp_remote.rtt_us_mean, (unsigned long long)r->tcp_local.cwnd_min,
+			(unsigned long long)r->tcp_local.cwnd_max,
+			(unsigned long long)r->tcp_local.mss);
 	fprintf(f, "  mode     %s%s%s%s; peak RSS client %.1f MiB, server %.1f MiB\n",
 		o->spin ? "spin (workers poll)" : "epoll (workers sleep)",
 		(r->offloads & XP_OFFLOAD_GSO) ? ", UDP GSO" : "",
@@ -307,6 +315,47 @@ static void json_side(struct xp_json *j, const char *key, const struct xp_counte
 	xp_json_obj_close(j);
 }
 
+static void json_tcp_totals(struct xp_json *j, const char *key, const struct xp_tcp_totals *t)
+{
+	xp_json_obj_open(j, key);
+	xp_json_u64(j, "flows", t->flows);
+	xp_json_u64(j, "retransmits", t->retrans);
+	xp_json_dbl(j, "rtt_us_mean", t->rtt_us_mean);
+	xp_json_dbl(j, "rttvar_us_mean", t->rttvar_us_mean);
+	xp_json_u64(j, "rtt_us_max", t->rtt_us_max);
+	xp_json_u64(j, "cwnd_min", t->cwnd_min);
+	xp_json_u64(j, "cwnd_max", t->cwnd_max);
+	xp_json_u64(j, "mss_bytes", t->mss);
+	xp_json_u64(j, "delivery_rate_bps", t->delivery_rate_bps);
+}
+
+static void json_tcp(struct xp_json *j, const struct xp_client_result *r)
+{
+	uint32_t i;
+
+	xp_json_obj_open(j, "tcp_info");
+	json_tcp_totals(j, "local", &r->tcp_local);
+	xp_json_arr_open(j, "per_flow");
+	for (i = 0; i < r->ntcp_flows; i++) {
+		const struct xp_tcp_flow *f = &r->tcp_flows[i];
+
+		xp_json_obj_open(j, NULL);
+		xp_json_u64(j, "flow", f->idx);
+		xp_json_u64(j, "retransmits", f->retrans);
+		xp_json_u64(j, "rtt_us", f->rtt_us);
+		xp_json_u64(j, "rttvar_us", f->rttvar_us);
+		xp_json_u64(j, "cwnd", f->cwnd);
+		xp_json_u64(j, "mss_bytes", f->mss);
+		xp_json_u64(j, "delivery_rate_bps", f->delivery_rate_bps);
+		xp_json_obj_close(j);
+	}
+	xp_json_arr_close(j);
+	xp_json_obj_close(j);
+	json_tcp_totals(j, "remote", &r->tcp_remote);
+	xp_json_obj_close(j);
+	xp_json_obj_close(j);
+}
+
 static void json_end(struct xp_json *j, const struct xp_client_result *r)
 {
 	struct xp_counters sc = { 0 };
@@ -327,6 +376,8 @@ static void json_end(struct xp_json *j, const struct xp_client_result *r)
 		json_rr(j, r);
 	if (is_udp(r->test))
 		json_udp(j, r);
+	if (!is_udp(r->test))
+		json_tcp(j, r);
 	xp_json_obj_open(j, "cpu_utilization_percent");
 	xp_json_dbl(j, "host_total", (double)r->cpu.host_busy_ppm / 1e4);
 	xp_json_dbl(j, "remote_total", (double)r->srv.host_busy_ppm / 1e4);

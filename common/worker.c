@@ -2,12 +2,16 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/tcp.h> /* the full struct tcp_info */
+#include <netinet/in.h>
 #include <sched.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "common/clock.h"
@@ -145,13 +149,81 @@ int xp_flow_watch(struct xp_flow *f, uint32_t events)
 	return 0;
 }
 
+void xp_tcp_totals_add(struct xp_tcp_totals *t, const struct xp_tcp_flow *f)
+{
+	double n = (double)t->flows;
+
+	t->rtt_us_mean = (t->rtt_us_mean * n + f->rtt_us) / (n + 1);
+	t->rttvar_us_mean = (t->rttvar_us_mean * n + f->rttvar_us) / (n + 1);
+	t->flows++;
+	t->retrans += f->retrans;
+	t->rtt_us_max = f->rtt_us > t->rtt_us_max ? f->rtt_us : t->rtt_us_max;
+	t->cwnd_min = !t->cwnd_min || f->cwnd < t->cwnd_min ? f->cwnd : t->cwnd_min;
+	t->cwnd_max = f->cwnd > t->cwnd_max ? f->cwnd : t->cwnd_max;
+	t->mss = f->mss > t->mss ? f->mss : t->mss;
+	t->delivery_rate_bps += f->delivery_rate_bps;
+}
+
+void xp_tcp_totals_merge(struct xp_tcp_totals *t, const struct xp_tcp_totals *u)
+{
+	double n = (double)t->flows, m = (double)u->flows;
+
+	if (!u->flows)
+		return;
+	t->rtt_us_mean = (t->rtt_us_mean * n + u->rtt_us_mean * m) / (n + m);
+	t->rttvar_us_mean = (t->rttvar_us_mean * n + u->rttvar_us_mean * m) / (n + m);
+	t->flows += u->flows;
+	t->retrans += u->retrans;
+	t->rtt_us_max = u->rtt_us_max > t->rtt_us_max ? u->rtt_us_max : t->rtt_us_max;
+	t->cwnd_min = !t->cwnd_min || u->cwnd_min < t->cwnd_min ? u->cwnd_min : t->cwnd_min;
+	t->cwnd_max = u->cwnd_max > t->cwnd_max ? u->cwnd_max : t->cwnd_max;
+	t->mss = u->mss > t->mss ? u->mss : t->mss;
+	t->delivery_rate_bps += u->delivery_rate_bps;
+}
+
+/* Read TCP_INFO of a TCP flow about to close. */
+static void sample_tcp(struct xp_worker *w, struct xp_flow *f)
+{
+	struct tcp_info ti;
+	socklen_t len = sizeof(ti);
+	struct xp_tcp_flow t;
+
+	if (w->ops->sock_type != SOCK_STREAM || w->run->test == XP_TCP_CRR ||
+	    getsockopt(f->fd, IPPROTO_TCP, TCP_INFO, &ti, &len))
+		return;
+	memset(&t, 0, sizeof(t));
+	t.idx = f->idx;
+	t.retrans = ti.tcpi_total_retrans;
+	t.rtt_us = ti.tcpi_rtt;
+	t.rttvar_us = ti.tcpi_rttvar;
+	t.cwnd = ti.tcpi_snd_cwnd;
+	t.mss = ti.tcpi_snd_mss;
+	if (len >= offsetof(struct tcp_info, tcpi_delivery_rate) + sizeof(ti.tcpi_delivery_rate))
+		t.delivery_rate_bps = ti.tcpi_delivery_rate * 8;
+	xp_tcp_totals_add(&w->tcp, &t);
+	if (w->run->role != XP_ROLE_CLIENT)
+		return;
+	if (w->ntcpi == w->captcpi) {
+		uint32_t cap = w->captcpi ? 2 * w->captcpi : 16;
+		struct xp_tcp_flow *n = realloc(w->tcpi, cap * sizeof(*n));
+
+		if (!n)
+			return;
+		w->tcpi = n;
+		w->captcpi = cap;
+	}
+	w->tcpi[w->ntcpi++] = t;
+}
+
 void xp_flow_finish(struct xp_flow *f)
 {
 	struct xp_worker *w = f->w;
 	struct xp_flow *last;
 
-	if (f->fd >= 0)
+	if (f->fd >= 0) {
+		sample_tcp(w, f);
 		close(f->fd);
+	}
 	f->fd = -1;
 	f->events = 0;
 	f->on_io = noop_io;
@@ -492,6 +564,7 @@ void xp_worker_destroy(struct xp_worker *w)
 		free(f);
 	}
 	free(w->live);
+	free(w->tcpi);
 	free(w->timers);
 	xp_udp_worker_free(w);
 	free(w->buf);

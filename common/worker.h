@@ -28,6 +28,29 @@ struct xp_counters {
 	uint64_t zc_completions, zc_copied; /* MSG_ZEROCOPY notifications */
 };
 
+/* TCP_INFO of the TCP flows of one side, read just before each closes
+ * (TCP_CRR's per-transaction connections are not sampled). */
+struct xp_tcp_totals {
+	uint64_t flows;          /* TCP flows measured */
+	uint64_t retrans;        /* tcpi_total_retrans, summed */
+	double rtt_us_mean;      /* tcpi_rtt averaged over flows */
+	double rttvar_us_mean;   /* tcpi_rttvar averaged over flows */
+	uint64_t rtt_us_max;
+	uint64_t cwnd_min, cwnd_max; /* tcpi_snd_cwnd, segments */
+	uint64_t mss;            /* tcpi_snd_mss (largest seen) */
+	uint64_t delivery_rate_bps; /* tcpi_delivery_rate x 8, summed */
+};
+
+/* One flow's TCP_INFO, for the per-flow report. */
+struct xp_tcp_flow {
+	uint32_t idx;
+	uint32_t retrans, rtt_us, rttvar_us, cwnd, mss;
+	uint64_t delivery_rate_bps;
+};
+
+void xp_tcp_totals_add(struct xp_tcp_totals *t, const struct xp_tcp_flow *f);
+void xp_tcp_totals_merge(struct xp_tcp_totals *t, const struct xp_tcp_totals *u);
+
 /* Parameters of one test on one side, shared read-only by its workers. */
 struct xp_run {
 	int test;           /* enum xp_test_type */
@@ -113,6 +136,9 @@ struct xp_worker {
 	uint64_t now, t_go, t_stop, t_end, t_last_rx, drain_deadline;
 	int going, stopping, ticking;
 	uint32_t offloads;   /* XP_OFFLOAD_* actually used */
+	struct xp_tcp_totals tcp;      /* TCP_INFO of finished flows */
+	struct xp_tcp_flow *tcpi;      /* ... per flow (client side only) */
+	uint32_t ntcpi, captcpi;
 	struct xp_timer *timers; /* min-heap of paced flows waiting to send */
 	uint32_t ntimers, captimers;
 	struct xp_mmsg *mm; /* UDP batches: common/engine_udp.c */

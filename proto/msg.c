@@ -84,6 +84,15 @@ static const struct field_desc result_fields[] = {
 	U64(15, result.zc_completions),
 	U64(16, result.zc_copied),
 	U64(17, result.offloads),
+	U64(18, result.tcp_flows),
+	U64(19, result.tcp_retrans),
+	U64(20, result.tcp_rtt_ns_mean),
+	U64(21, result.tcp_rttvar_ns_mean),
+	U64(22, result.tcp_rtt_us_max),
+	U64(23, result.tcp_cwnd_min),
+	U64(24, result.tcp_cwnd_max),
+	U64(25, result.tcp_mss),
+	U64(26, result.tcp_delivery_rate_bps),
 };
 
 /* Frozen across all versions: code is tag 1, text is tag 2. */

@@ -95,6 +95,10 @@ struct xp_msg_result {
 	uint64_t zc_completions; /* MSG_ZEROCOPY sends completed */
 	uint64_t zc_copied;      /* ... of which the kernel copied anyway */
 	uint64_t offloads;       /* XP_OFFLOAD_* the server's workers used */
+	/* TCP_INFO totals over the server's TCP flows */
+	uint64_t tcp_flows, tcp_retrans;
+	uint64_t tcp_rtt_ns_mean, tcp_rttvar_ns_mean, tcp_rtt_us_max;
+	uint64_t tcp_cwnd_min, tcp_cwnd_max, tcp_mss, tcp_delivery_rate_bps;
 };
 
 #define XP_OFFLOAD_GRO 1u

@@ -196,6 +196,24 @@ static void cpu_list(const struct xp_session *s, int ran, char *buf, size_t len)
 					ran ? s->workers[i].ran_cpu : s->workers[i].cpu);
 }
 
+static void fill_tcp(const struct xp_session *s, struct xp_msg_result *r)
+{
+	struct xp_tcp_totals t = { 0 };
+	int i;
+
+	for (i = 0; i < s->nworkers; i++)
+		xp_tcp_totals_merge(&t, &s->workers[i].tcp);
+	r->tcp_flows = t.flows;
+	r->tcp_retrans = t.retrans;
+	r->tcp_rtt_ns_mean = (uint64_t)(t.rtt_us_mean * 1000);
+	r->tcp_rttvar_ns_mean = (uint64_t)(t.rttvar_us_mean * 1000);
+	r->tcp_rtt_us_max = t.rtt_us_max;
+	r->tcp_cwnd_min = t.cwnd_min;
+	r->tcp_cwnd_max = t.cwnd_max;
+	r->tcp_mss = t.mss;
+	r->tcp_delivery_rate_bps = t.delivery_rate_bps;
+}
+
 static void fill_result(struct xp_session *s, const struct xp_cpu_snap *a,
 			const struct xp_cpu_snap *b, struct xp_msg_result *r)
 {
@@ -223,6 +241,7 @@ static void fill_result(struct xp_session *s, const struct xp_cpu_snap *a,
 			t_end = w->t_end;
 	}
 	r->elapsed_ns = t_end > t_go ? t_end - t_go : 0;
+	fill_tcp(s, r);
 	r->max_rss_kb = xp_max_rss_kb();
 	xp_cpu_use(a, b, &u);
 	r->cpu_user_us = u.user_us;
