@@ -20,6 +20,9 @@
 
 struct client {
 	const struct xp_opts *o;
+	const struct xp_client_hooks *hooks;
+	struct xp_iv_state *iv;
+	uint64_t t_go;
 	struct xp_addr addr;
 	char peer[96];
 	int ctl;
@@ -226,6 +229,7 @@ static void fill_run(struct client *cl)
 	r->burst = (uint32_t)o->burst;
 	r->rate_bps = o->rate;
 	r->pace_burst = (uint32_t)o->pace_burst;
+	r->sched_ns = o->tps ? XP_NS_PER_SEC * o->flows / o->tps : 0;
 }
 
 static int connect_control(struct client *cl, const char *host, uint16_t port,
@@ -264,10 +268,10 @@ static void join_workers(struct client *cl)
 		xp_worker_join(&cl->w[i]);
 }
 
-/* Sleep for the test duration, waking early if the server speaks (it can
- * only be an error or a close) or a signal arrives.  0: duration done;
- * 1: interrupted by signal; -1: server error. */
-static int wait_duration(struct client *cl, uint64_t until, struct xp_err *err)
+/* Sleep until `until`, waking early if the server speaks (it can only be
+ * an error or a close) or a signal arrives.  0: reached; 1: interrupted
+ * by a signal; -1: server error. */
+static int wait_until(struct client *cl, uint64_t until, struct xp_err *err)
 {
 	struct pollfd p[2] = { { .fd = cl->ctl, .events = POLLIN },
 			       { .fd = cl->sigfd, .events = POLLIN } };
@@ -289,6 +293,45 @@ static int wait_duration(struct client *cl, uint64_t until, struct xp_err *err)
 		}
 	}
 	return 0;
+}
+
+static void take_interval(struct client *cl, struct xp_client_result *r)
+{
+	struct xp_interval iv, *n;
+
+	if (xp_iv_take(cl->iv, cl->w, cl->nw, cl->t_go, &iv))
+		return;
+	n = realloc(r->intervals, (r->nintervals + 1) * sizeof(*n));
+	if (!n) {
+		xp_interval_free(&iv);
+		return;
+	}
+	r->intervals = n;
+	r->intervals[r->nintervals++] = iv;
+	if (cl->hooks && cl->hooks->on_interval)
+		cl->hooks->on_interval(cl->hooks->ctx, r, &iv);
+}
+
+/* The test duration, with an interval report at each boundary and for a
+ * last part longer than a tenth of an interval. */
+static int wait_duration(struct client *cl, struct xp_client_result *r,
+			 struct xp_err *err)
+{
+	uint64_t iv = cl->o->interval, until = cl->t_go + cl->o->length;
+	uint64_t next = iv ? cl->t_go + iv : until, last = cl->t_go;
+	int rc;
+
+	for (;;) {
+		rc = wait_until(cl, next < until ? next : until, err);
+		if (rc || next >= until || !iv)
+			break;
+		take_interval(cl, r);
+		last = next;
+		next += iv;
+	}
+	if (rc >= 0 && iv && xp_now_ns() - last > iv / 10)
+		take_interval(cl, r);
+	return rc;
 }
 
 static int send_stop(struct client *cl, uint64_t dgrams, struct xp_err *err)
@@ -346,6 +389,8 @@ static void collect(struct client *cl, struct xp_client_result *r)
 		for (k = 0; k < sizeof(w->c) / sizeof(uint64_t); k++)
 			dst[k] += src[k];
 		xp_hist_merge(r->hist, w->hist);
+		if (w->raw_hist && (r->raw_hist || (r->raw_hist = xp_hist_new())))
+			xp_hist_merge(r->raw_hist, w->raw_hist);
 		if (w->t_go && (!t_go || w->t_go < t_go))
 			t_go = w->t_go;
 		if (w->t_stop > t_stop)
@@ -379,10 +424,15 @@ static int run_test(struct client *cl, struct xp_client_result *r, struct xp_err
 	if (xp_ctl_send(cl->ctl, &m, CTL_MS, cl->peer, err) ||
 	    recv_expect(cl, &m, XP_MSG_GO, CTL_MS, err))
 		return -1;
+	if (cl->o->interval && !(cl->iv = xp_iv_new(cl->nw, cl->run.flows)))
+		return xp_err_set(err, "out of memory for interval reports");
 	xp_cpu_snap(&a);
 	r->start_time = (int64_t)time(NULL);
+	cl->t_go = xp_now_ns();
 	all_workers(cl, XP_CMD_GO);
-	rc = wait_duration(cl, xp_now_ns() + cl->o->length, err);
+	if (cl->hooks && cl->hooks->on_start)
+		cl->hooks->on_start(cl->hooks->ctx, r);
+	rc = wait_duration(cl, r, err);
 	if (rc < 0)
 		return -1;
 	r->interrupted = rc == 1;
@@ -423,6 +473,7 @@ static void cleanup(struct client *cl)
 	for (i = 0; i < cl->nw; i++)
 		xp_worker_destroy(&cl->w[i]);
 	free(cl->w);
+	xp_iv_free(cl->iv);
 	if (cl->ctl >= 0)
 		close(cl->ctl);
 }
@@ -430,12 +481,20 @@ static void cleanup(struct client *cl)
 int xp_client_run(const struct xp_opts *o, const char *host, uint16_t port,
 		  int sigfd, struct xp_client_result *r, struct xp_err *err)
 {
+	return xp_client_run_ex(o, host, port, sigfd, NULL, r, err);
+}
+
+int xp_client_run_ex(const struct xp_opts *o, const char *host, uint16_t port,
+		     int sigfd, const struct xp_client_hooks *hooks,
+		     struct xp_client_result *r, struct xp_err *err)
+{
 	struct client cl;
 	int rc;
 
 	memset(&cl, 0, sizeof(cl));
 	memset(r, 0, sizeof(*r));
 	cl.o = o;
+	cl.hooks = hooks;
 	cl.ctl = -1;
 	cl.sigfd = sigfd;
 	cl.ops = xp_test_ops(o->test);
@@ -459,8 +518,16 @@ int xp_client_run(const struct xp_opts *o, const char *host, uint16_t port,
 
 void xp_client_result_free(struct xp_client_result *r)
 {
+	uint32_t i;
+
+	for (i = 0; i < r->nintervals; i++)
+		xp_interval_free(&r->intervals[i]);
+	free(r->intervals);
+	r->intervals = NULL;
+	r->nintervals = 0;
 	free(r->tcp_flows);
 	r->tcp_flows = NULL;
 	xp_hist_free(r->hist);
-	r->hist = NULL;
+	xp_hist_free(r->raw_hist);
+	r->hist = r->raw_hist = NULL;
 }

@@ -9,6 +9,7 @@
 #include "common/err.h"
 #include "common/opts.h"
 #include "common/worker.h"
+#include "client/intervals.h"
 #include "proto/msg.h"
 
 struct xp_client_result {
@@ -16,7 +17,9 @@ struct xp_client_result {
 	char server[96];          /* "10.0.0.2:5310" */
 	uint64_t req, rsp;        /* effective sizes */
 	struct xp_counters c;     /* all client workers */
-	struct xp_hist *hist;     /* merged round-trip times, ns */
+	struct xp_hist *hist;     /* merged round-trip times, ns (with --rate:
+				   * from the intended send time) */
+	struct xp_hist *raw_hist; /* --rate: from the actual send; else NULL */
 	uint64_t elapsed_ns;      /* client: GO to the end of sending */
 	uint64_t rx_elapsed_ns;   /* client receivers: GO to the last byte */
 	struct xp_cpu_use cpu;    /* client process and host */
@@ -30,9 +33,23 @@ struct xp_client_result {
 	struct xp_tcp_totals tcp_local, tcp_remote; /* TCP_INFO totals */
 	struct xp_tcp_flow *tcp_flows; /* client's flows, one entry each */
 	uint32_t ntcp_flows;
+	struct xp_interval *intervals; /* -i: one per interval */
+	uint32_t nintervals;
 	int interrupted;          /* stopped early by a signal */
 	char warning[320];        /* first recoverable error a worker saw */
 };
+
+/* Called on the client's control thread as the test goes (may be NULL). */
+struct xp_client_hooks {
+	void *ctx;
+	void (*on_start)(void *ctx, const struct xp_client_result *r);
+	void (*on_interval)(void *ctx, const struct xp_client_result *r,
+			    const struct xp_interval *iv);
+};
+
+int xp_client_run_ex(const struct xp_opts *o, const char *host, uint16_t port,
+		     int sigfd, const struct xp_client_hooks *hooks,
+		     struct xp_client_result *r, struct xp_err *err);
 
 /* Run the test described by o against host:port.  sigfd (or -1) ends the
  * test early when readable.  0, or -1 with err naming what failed. */

@@ -11,6 +11,7 @@
 #include <sys/signalfd.h>
 #include <unistd.h>
 
+#include "client/cli.h"
 #include "client/client.h"
 #include "client/report.h"
 #include "common/clock.h"
@@ -152,47 +153,37 @@ static int embedded(const struct xp_opts *o, struct xp_server **srv, pthread_t *
 	return 0;
 }
 
-static int report_failure(const struct xp_opts *o, const char *msg)
-{
-	if (o->json)
-		xp_report_json_error(stdout, o, msg);
-	fprintf(stderr, "xperf: %s\n", msg);
-	return XP_EXIT_FAIL;
-}
-
 static int run_client(const struct xp_opts *o)
 {
-	struct xp_client_result r;
 	struct xp_server *srv = NULL;
+	struct xp_cli cli;
 	pthread_t thr;
 	struct xp_err err = { "" };
 	char cpus[4096];
 	const char *host = o->client;
 	uint16_t port = (uint16_t)o->port;
-	int sigfd = signal_fd(), rc;
+	int sigfd, rc;
 
+	if (xp_cli_prepare(o, &cli, &err)) {
+		if (o->json || o->json_stream)
+			xp_report_json_error(stdout, NULL, err.msg);
+		fprintf(stderr, "xperf: %s (see xperf --help)\n", err.msg);
+		return XP_EXIT_USAGE;
+	}
+	sigfd = signal_fd();
 	if (!host) {
 		if (embedded(o, &srv, &thr, cpus, sizeof(cpus), &err))
-			return report_failure(o, err.msg);
+			return xp_cli_fail(o, err.msg);
 		host = o->ipv6 ? "::1" : "127.0.0.1";
 		port = xp_server_port(srv);
 	}
-	rc = xp_client_run(o, host, port, sigfd, &r, &err);
+	rc = xp_cli_run(&cli, host, port, sigfd);
 	if (srv) {
 		xp_server_stop(srv);
 		pthread_join(thr, NULL);
 		xp_server_close(srv);
 	}
-	if (rc) {
-		xp_client_result_free(&r);
-		return report_failure(o, err.msg);
-	}
-	if (o->json)
-		xp_report_json(stdout, o, &r);
-	else
-		xp_report_human(stdout, o, &r);
-	xp_client_result_free(&r);
-	return r.interrupted ? XP_EXIT_FAIL : XP_EXIT_OK;
+	return rc;
 }
 
 /* Each flow is a descriptor: allow as many as the hard limit permits. */

@@ -5,7 +5,9 @@
 #include <time.h>
 
 #include "common/clock.h"
+#include "client/report_live.h"
 #include "common/json.h"
+#include "common/slo.h"
 
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "0"
@@ -116,21 +118,31 @@ static void human_udp(FILE *f, const struct xp_client_result *r)
 			pct(lost, sent));
 }
 
-static void human_rr(FILE *f, const struct xp_client_result *r)
+static void human_latency(FILE *f, const char *what, const struct xp_opts *o,
+			  const struct xp_hist *h)
 {
-	const struct xp_hist *h = r->hist;
+	double ps[64];
+	int i, n = o->percentiles ? xp_parse_percentiles(o->percentiles, ps, 64, NULL) : 0;
 
-	fprintf(f, "  client   %llu transactions in %.2f s = %.2f trans/s\n",
+	fprintf(f, "  %s (us): min %.2f mean %.2f stddev %.2f", what,
+		(double)xp_hist_min(h) / 1e3, xp_hist_mean(h) / 1e3, xp_hist_stddev(h) / 1e3);
+	for (i = 0; i < n; i++)
+		fprintf(f, " p%g %.2f", ps[i], xp_hist_percentile(h, ps[i]) / 1e3);
+	fprintf(f, " max %.2f\n", (double)xp_hist_max(h) / 1e3);
+}
+
+static void human_rr(FILE *f, const struct xp_opts *o, const struct xp_client_result *r)
+{
+	fprintf(f, "  client   %llu transactions in %.2f s = %.2f trans/s%s\n",
 		(unsigned long long)r->c.transactions, secs(r->elapsed_ns),
-		per_sec(r->c.transactions, r->elapsed_ns));
+		per_sec(r->c.transactions, r->elapsed_ns),
+		r->raw_hist ? " (fixed schedule)" : "");
 	fprintf(f, "  server   %llu transactions served\n",
 		(unsigned long long)r->srv.transactions);
-	fprintf(f, "  round-trip latency (us): min %.2f mean %.2f stddev %.2f "
-		"p50 %.2f p90 %.2f p99 %.2f p99.9 %.2f max %.2f\n",
-		(double)xp_hist_min(h) / 1e3, xp_hist_mean(h) / 1e3,
-		xp_hist_stddev(h) / 1e3, xp_hist_percentile(h, 50) / 1e3,
-		xp_hist_percentile(h, 90) / 1e3, xp_hist_percentile(h, 99) / 1e3,
-		xp_hist_percentile(h, 99.9) / 1e3, (double)xp_hist_max(h) / 1e3);
+	human_latency(f, r->raw_hist ? "round-trip latency from intended send" :
+		      "round-trip latency", o, r->hist);
+	if (r->raw_hist)
+		human_latency(f, "round-trip latency from actual send", o, r->raw_hist);
 }
 
 void xp_report_human(FILE *f, const struct xp_opts *o, const struct xp_client_result *r)
@@ -147,7 +159,7 @@ void xp_report_human(FILE *f, const struct xp_opts *o, const struct xp_client_re
 		fprintf(f, "  %llu B per send%s\n", (unsigned long long)r->req,
 			is_udp(r->test) ? "" : xp_opts_nodelay(o) ? ", TCP_NODELAY" : ", Nagle on");
 	if (is_rr(r->test))
-		human_rr(f, r);
+		human_rr(f, o, r);
 	else
 		human_stream(f, r);
 	if (is_udp(r->test))
@@ -200,10 +212,10 @@ static void json_cpus(struct xp_json *j, const char *key, const char *list)
 }
 
 /* r is NULL when the test never started (errors). */
-static void json_start(struct xp_json *j, const struct xp_opts *o,
-		       const struct xp_client_result *r)
+void xp_report_json_start(struct xp_json *j, const struct xp_opts *o,
+			  const struct xp_client_result *r, const char *key)
 {
-	xp_json_obj_open(j, "start");
+	xp_json_obj_open(j, key);
 	xp_json_str_val(j, "version", "xperf " PACKAGE_VERSION);
 	xp_json_u64(j, "protocol_version", XP_PROTO_VERSION);
 	xp_json_i64(j, "timestamp", r ? r->start_time : (int64_t)time(NULL));
@@ -247,27 +259,68 @@ static void json_sum(struct xp_json *j, const char *key, uint64_t bytes, uint64_
 	xp_json_obj_close(j);
 }
 
-static void json_rr(struct xp_json *j, const struct xp_client_result *r)
+/* The percentiles to report: the four every script may rely on, plus any
+ * others --percentiles asks for.  Returns the count. */
+static int report_pcts(const struct xp_opts *o, double *p, int cap)
 {
-	static const struct { const char *key; double p; } ps[] = {
-		{ "p50", 50 }, { "p90", 90 }, { "p99", 99 }, { "p99_9", 99.9 },
-	};
-	const struct xp_hist *h = r->hist;
-	size_t i;
+	static const double always[] = { 50, 90, 99, 99.9 };
+	double extra[64];
+	int n = 0, i, k, m = o->percentiles ? xp_parse_percentiles(o->percentiles, extra, 64, NULL) : 0;
+
+	for (i = 0; i < 4; i++)
+		p[n++] = always[i];
+	for (i = 0; i < m && n < cap; i++) {
+		for (k = 0; k < n && p[k] != extra[i]; k++)
+			;
+		if (k == n)
+			p[n++] = extra[i];
+	}
+	return n;
+}
+
+/* "p99.9" -> "p99_9" */
+static void pct_key(double p, char *buf, size_t len)
+{
+	char *c;
+
+	snprintf(buf, len, "p%g", p);
+	for (c = buf; *c; c++)
+		if (*c == '.')
+			*c = '_';
+}
+
+static void json_latency(struct xp_json *j, const char *key, const struct xp_opts *o,
+			 const struct xp_hist *h)
+{
+	double ps[68];
+	char k[32];
+	int i, n = report_pcts(o, ps, 68);
+
+	xp_json_obj_open(j, key);
+	xp_json_dbl(j, "min", (double)xp_hist_min(h) / 1e3);
+	xp_json_dbl(j, "mean", xp_hist_mean(h) / 1e3);
+	xp_json_dbl(j, "stddev", xp_hist_stddev(h) / 1e3);
+	for (i = 0; i < n; i++) {
+		pct_key(ps[i], k, sizeof(k));
+		xp_json_dbl(j, k, xp_hist_percentile(h, ps[i]) / 1e3);
+	}
+	xp_json_dbl(j, "max", (double)xp_hist_max(h) / 1e3);
+	xp_json_obj_close(j);
+}
+
+static void json_rr(struct xp_json *j, const struct xp_opts *o, const struct xp_client_result *r)
+{
 
 	xp_json_obj_open(j, "rr");
 	xp_json_u64(j, "transactions", r->c.transactions);
 	xp_json_dbl(j, "transactions_per_second", per_sec(r->c.transactions, r->elapsed_ns));
 	xp_json_u64(j, "server_transactions", r->srv.transactions);
 	xp_json_str_val(j, "latency_kind", "round_trip");
-	xp_json_obj_open(j, "latency_us");
-	xp_json_dbl(j, "min", (double)xp_hist_min(h) / 1e3);
-	xp_json_dbl(j, "mean", xp_hist_mean(h) / 1e3);
-	xp_json_dbl(j, "stddev", xp_hist_stddev(h) / 1e3);
-	for (i = 0; i < sizeof(ps) / sizeof(ps[0]); i++)
-		xp_json_dbl(j, ps[i].key, xp_hist_percentile(h, ps[i].p) / 1e3);
-	xp_json_dbl(j, "max", (double)xp_hist_max(h) / 1e3);
-	xp_json_obj_close(j);
+	json_latency(j, "latency_us", o, r->hist);
+	if (r->raw_hist) {
+		xp_json_dbl(j, "target_transactions_per_second", (double)o->tps);
+		json_latency(j, "uncorrected_latency_us", o, r->raw_hist);
+	}
 	xp_json_obj_close(j);
 }
 
@@ -356,12 +409,26 @@ static void json_tcp(struct xp_json *j, const struct xp_client_result *r)
 	xp_json_obj_close(j);
 }
 
-static void json_end(struct xp_json *j, const struct xp_client_result *r)
+static void json_intervals(struct xp_json *j, const struct xp_client_result *r)
+{
+	uint32_t i;
+
+	if (!r->nintervals)
+		return;
+	xp_json_arr_open(j, "intervals");
+	for (i = 0; i < r->nintervals; i++)
+		xp_json_interval(j, NULL, &r->intervals[i], r->test);
+	xp_json_arr_close(j);
+}
+
+void xp_report_json_end(struct xp_json *j, const struct xp_opts *o,
+			const struct xp_client_result *r, const struct xp_slo *slo,
+			const char *key)
 {
 	struct xp_counters sc = { 0 };
 	struct sides s;
 
-	xp_json_obj_open(j, "end");
+	xp_json_obj_open(j, key);
 	if (is_rr(r->test)) {
 		s.sent = r->c.bytes_sent;
 		s.sent_ns = r->elapsed_ns;
@@ -373,7 +440,7 @@ static void json_end(struct xp_json *j, const struct xp_client_result *r)
 	json_sum(j, "sum_sent", s.sent, s.sent_ns);
 	json_sum(j, "sum_received", s.recv, s.recv_ns);
 	if (is_rr(r->test))
-		json_rr(j, r);
+		json_rr(j, o, r);
 	if (is_udp(r->test))
 		json_udp(j, r);
 	if (!is_udp(r->test))
@@ -399,6 +466,8 @@ static void json_end(struct xp_json *j, const struct xp_client_result *r)
 	sc.zc_completions = r->srv.zc_completions;
 	sc.zc_copied = r->srv.zc_copied;
 	json_side(j, "server", &sc, &sx);
+	if (slo && slo->n)
+		xp_json_slo(j, slo, r);
 	xp_json_bool(j, "interrupted", r->interrupted);
 	if (r->warning[0])
 		xp_json_str_val(j, "warning", r->warning);
@@ -420,12 +489,19 @@ static int emit(FILE *f, struct xp_json *j)
 
 int xp_report_json(FILE *f, const struct xp_opts *o, const struct xp_client_result *r)
 {
+	return xp_report_json_slo(f, o, r, NULL);
+}
+
+int xp_report_json_slo(FILE *f, const struct xp_opts *o, const struct xp_client_result *r,
+		       const struct xp_slo *slo)
+{
 	struct xp_json j;
 
 	xp_json_init(&j, 1);
 	xp_json_obj_open(&j, NULL);
-	json_start(&j, o, r);
-	json_end(&j, r);
+	xp_report_json_start(&j, o, r, "start");
+	json_intervals(&j, r);
+	xp_report_json_end(&j, o, r, slo, "end");
 	xp_json_obj_close(&j);
 	return emit(f, &j);
 }
@@ -437,7 +513,7 @@ void xp_report_json_error(FILE *f, const struct xp_opts *o, const char *msg)
 	xp_json_init(&j, 1);
 	xp_json_obj_open(&j, NULL);
 	if (o)
-		json_start(&j, o, NULL);
+		xp_report_json_start(&j, o, NULL, "start");
 	xp_json_str_val(&j, "error", msg);
 	xp_json_obj_close(&j);
 	emit(f, &j);

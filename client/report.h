@@ -5,13 +5,24 @@
 #include <stdio.h>
 
 #include "client/client.h"
+#include "common/json.h"
 #include "common/opts.h"
+#include "common/slo.h"
 
 void xp_report_human(FILE *f, const struct xp_opts *o,
 		     const struct xp_client_result *r);
 /* One JSON document (start + end) on f. */
 int xp_report_json(FILE *f, const struct xp_opts *o,
 		   const struct xp_client_result *r);
+/* The same with the --slo verdicts (slo may be NULL). */
+int xp_report_json_slo(FILE *f, const struct xp_opts *o,
+		       const struct xp_client_result *r, const struct xp_slo *slo);
+/* The "start" and "end" objects, under the given key. */
+void xp_report_json_start(struct xp_json *j, const struct xp_opts *o,
+			  const struct xp_client_result *r, const char *key);
+void xp_report_json_end(struct xp_json *j, const struct xp_opts *o,
+			const struct xp_client_result *r, const struct xp_slo *slo,
+			const char *key);
 /* {"error": msg} (plus "start" parameters) on f. */
 void xp_report_json_error(FILE *f, const struct xp_opts *o, const char *msg);
 

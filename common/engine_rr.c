@@ -64,18 +64,43 @@ static void cli_issue(struct xp_flow *f)
 	f->txoff += w->run->req;
 }
 
+/* --rate: send the next request at its slot on the schedule (now if the
+ * slot has passed).  Its latency counts from the slot, so a stall delays
+ * the measured requests instead of hiding them; f->t0 keeps the actual
+ * send time for the uncorrected figures. */
+static void cli_scheduled(struct xp_flow *f)
+{
+	struct xp_worker *w = f->w;
+
+	f->next_send = xp_flow_next_slot(f, f->next_send);
+	if (f->next_send > w->now) {
+		f->phase = 1; /* waiting for the slot */
+		xp_flow_sleep_precise(f, f->next_send);
+		return;
+	}
+	f->t0 = w->now;
+	w->now = f->next_send;
+	cli_issue(f);
+	w->now = f->t0;
+	cli_tx(f);
+}
+
 static void cli_done(struct xp_flow *f)
 {
 	struct xp_worker *w = f->w;
 	uint64_t now = xp_now_ns();
 
 	xp_hist_add(w->hist, now - f->ring[f->rhead]);
+	if (w->raw_hist)
+		xp_hist_add(w->raw_hist, now - f->t0);
 	f->rhead = (f->rhead + 1) % w->run->burst;
 	f->rcount--;
 	f->trans++;
 	w->c.transactions++;
 	w->now = now;
-	if (!f->stopping) {
+	if (!f->stopping && w->run->sched_ns) {
+		cli_scheduled(f);
+	} else if (!f->stopping) {
 		cli_issue(f);
 		cli_tx(f);
 	} else if (!f->rcount) {
@@ -90,6 +115,21 @@ static void cli_io(struct xp_flow *f, uint32_t events)
 	uint64_t rsp = w->run->rsp;
 	ssize_t n;
 
+	if (f->phase && (events & EPOLLOUT)) { /* the scheduled slot has come */
+		f->phase = 0;
+		if (f->stopping) {
+			shutdown(f->fd, SHUT_WR);
+			xp_flow_finish(f);
+			return;
+		}
+		xp_spin_until(f->next_send);
+		w->now = f->t0 = xp_now_ns();
+		w->now = f->next_send;
+		cli_issue(f);
+		w->now = f->t0;
+		cli_tx(f);
+		return;
+	}
 	if ((events & EPOLLOUT) && f->txoff) {
 		cli_tx(f);
 		if (f->fd < 0)
@@ -124,6 +164,13 @@ static void cli_go(struct xp_flow *f)
 {
 	uint32_t i;
 
+	if (f->w->run->sched_ns) {
+		f->next_send = 0;
+		f->t0 = f->w->now;
+		cli_scheduled(f);
+		return;
+	}
+	f->t0 = f->w->now;
 	for (i = 0; i < f->w->run->burst; i++)
 		cli_issue(f);
 	cli_tx(f);
@@ -131,8 +178,13 @@ static void cli_go(struct xp_flow *f)
 
 static void cli_stop(struct xp_flow *f)
 {
-	/* the outstanding transactions complete, then the flow closes */
+	/* the outstanding transactions complete, then the flow closes; one
+	 * waiting for its slot closes now */
 	f->stopping = 1;
+	if (f->phase) {
+		shutdown(f->fd, SHUT_WR);
+		xp_flow_finish(f);
+	}
 }
 
 /* Server: send owed response bytes; count a transaction per full response. */

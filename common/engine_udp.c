@@ -430,12 +430,33 @@ static void rr_issue(struct xp_flow *f, uint32_t i)
 		xp_flow_fail(f, errno);
 }
 
+/* --rate: issue at the flow's next slot on the schedule; the ring keeps
+ * the slot (latency from the intended send), f->t0 the actual send. */
+static void rr_scheduled(struct xp_flow *f)
+{
+	struct xp_worker *w = f->w;
+	uint64_t actual = w->now;
+
+	f->next_send = xp_flow_next_slot(f, f->next_send);
+	if (f->next_send > w->now) {
+		f->phase = 2; /* waiting for the slot */
+		xp_flow_sleep_precise(f, f->next_send);
+		return;
+	}
+	f->t0 = actual;
+	w->now = f->next_send;
+	rr_issue(f, 0);
+	w->now = actual;
+}
+
 /* Slot i is answered or timed out: reuse it, or finish when stopping. */
 static void rr_release(struct xp_flow *f, uint32_t i)
 {
 	f->ring[2 * i + 1] = FREE_SLOT;
 	f->rcount--;
-	if (!f->stopping)
+	if (!f->stopping && f->w->run->sched_ns)
+		rr_scheduled(f);
+	else if (!f->stopping)
 		rr_issue(f, i);
 	else if (!f->rcount)
 		xp_flow_finish(f);
@@ -463,7 +484,19 @@ static void rr_io(struct xp_flow *f, uint32_t events)
 {
 	struct xp_worker *w = f->w;
 
-	(void)events;
+	if (f->phase == 2 && (events & EPOLLOUT)) { /* the slot has come */
+		f->phase = 0;
+		if (f->stopping) {
+			xp_flow_finish(f);
+			return;
+		}
+		xp_spin_until(f->next_send);
+		w->now = f->t0 = xp_now_ns();
+		w->now = f->next_send;
+		rr_issue(f, 0);
+		w->now = f->t0;
+		return;
+	}
 	while (f->fd >= 0) {
 		ssize_t n = recv(f->fd, w->buf, w->buflen, MSG_DONTWAIT);
 		int i;
@@ -481,6 +514,8 @@ static void rr_io(struct xp_flow *f, uint32_t events)
 			continue; /* late answer to a timed-out request */
 		w->now = xp_now_ns();
 		xp_hist_add(w->hist, w->now - f->ring[2 * i]);
+		if (w->raw_hist)
+			xp_hist_add(w->raw_hist, w->now - f->t0);
 		w->c.dgrams_recv++;
 		w->c.bytes_recv += (uint64_t)n;
 		w->c.transactions++;
@@ -513,6 +548,12 @@ static void rr_go(struct xp_flow *f)
 {
 	uint32_t i;
 
+	f->t0 = f->w->now;
+	if (f->w->run->sched_ns) {
+		f->next_send = 0;
+		rr_scheduled(f);
+		return;
+	}
 	for (i = 0; i < f->w->run->burst && f->fd >= 0; i++)
 		rr_issue(f, i);
 }

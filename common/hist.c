@@ -255,3 +255,29 @@ uint32_t xp_hist_index(uint64_t v)
 {
 	return hist_index(v);
 }
+
+void xp_hist_copy(struct xp_hist *dst, const struct xp_hist *src)
+{
+	memcpy(dst, src, sizeof(*dst));
+}
+
+/* Counts and sums subtract exactly; min and max of the difference are not
+ * known, so they become the bounds of its lowest and highest bucket. */
+void xp_hist_diff(struct xp_hist *out, const struct xp_hist *now,
+		  const struct xp_hist *before)
+{
+	uint32_t i, lo = NBUCKETS, hi = 0;
+
+	for (i = 0; i < NBUCKETS; i++) {
+		out->counts[i] = now->counts[i] - before->counts[i];
+		if (out->counts[i]) {
+			lo = i < lo ? i : lo;
+			hi = i;
+		}
+	}
+	out->count = now->count - before->count;
+	out->sum = now->sum - before->sum;
+	out->sumsq = u192_sub(now->sumsq, before->sumsq);
+	out->min = out->count ? xp_hist_bucket_low(lo) : UINT64_MAX;
+	out->max = out->count ? xp_hist_bucket_high(hi) : 0;
+}

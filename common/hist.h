@@ -25,6 +25,13 @@ void xp_hist_reset(struct xp_hist *h);
 void xp_hist_add(struct xp_hist *h, uint64_t v);
 /* Record one value n times. */
 void xp_hist_add_n(struct xp_hist *h, uint64_t v, uint64_t n);
+/* dst = src. */
+void xp_hist_copy(struct xp_hist *dst, const struct xp_hist *src);
+/* out = now - before, where now holds everything before held and more
+ * (interval reports).  Counts, mean and stddev are exact; min and max
+ * become the bounds of the lowest and highest non-empty bucket. */
+void xp_hist_diff(struct xp_hist *out, const struct xp_hist *now,
+		  const struct xp_hist *before);
 /* dst += src (counts, min, max, sums). */
 void xp_hist_merge(struct xp_hist *dst, const struct xp_hist *src);
 

@@ -250,6 +250,13 @@ static int validate_fast_paths(const struct xp_opts *o, struct xp_err *err)
 		return xp_err_set(err, "--zerocopy applies to TCP_STREAM and TCP_MAERTS");
 	if (o->no_gso && o->test != XP_UDP_STREAM)
 		return xp_err_set(err, "--no-gso applies to UDP_STREAM");
+	if (o->tps && o->test != XP_TCP_RR && o->test != XP_UDP_RR)
+		return xp_err_set(err, "--rate applies to TCP_RR and UDP_RR");
+	if (o->tps && o->burst > 1)
+		return xp_err_set(err, "--rate and --burst exclude each other");
+	if (o->tps && o->tps < o->flows)
+		return xp_err_set(err, "--rate %llu: below one transaction per second per flow",
+				  (unsigned long long)o->tps);
 	if (!o->burst || !o->pace_burst)
 		return xp_err_set(err, "--burst and --pace-burst: at least 1");
 	if (o->burst > 1 && o->test != XP_TCP_RR && o->test != XP_UDP_RR)

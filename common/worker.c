@@ -58,6 +58,8 @@ static int alloc_bufs(struct xp_worker *w, struct xp_err *err)
 	w->buf = malloc(w->buflen);
 	w->txbuf = calloc(1, w->txlen);
 	w->hist = xp_hist_new();
+	if (w->run->sched_ns && !(w->raw_hist = xp_hist_new()))
+		return xp_err_set(err, "worker %d: out of memory", w->id);
 	if (!w->buf || !w->txbuf || !w->hist)
 		return xp_err_set(err, "worker %d: out of memory for %zu-byte buffers",
 				  w->id, w->buflen);
@@ -113,6 +115,16 @@ static void noop_io(struct xp_flow *f, uint32_t events)
 {
 	(void)f;
 	(void)events;
+}
+
+uint64_t xp_flow_next_slot(const struct xp_flow *f, uint64_t prev)
+{
+	const struct xp_worker *w = f->w;
+	uint64_t per = w->run->sched_ns;
+
+	if (!prev)
+		return w->t_go + per * f->idx / (w->run->flows ? w->run->flows : 1);
+	return prev + per;
 }
 
 struct xp_flow *xp_flow_alloc(struct xp_worker *w, int fd, uint32_t idx)
@@ -285,6 +297,66 @@ static void take_mail(struct xp_worker *w)
 	}
 }
 
+static uint64_t flow_retrans(const struct xp_worker *w, const struct xp_flow *f)
+{
+	struct tcp_info ti;
+	socklen_t len = sizeof(ti);
+
+	if (w->ops->sock_type != SOCK_STREAM || w->run->test == XP_TCP_CRR || f->fd < 0 ||
+	    getsockopt(f->fd, IPPROTO_TCP, TCP_INFO, &ti, &len))
+		return 0;
+	return ti.tcpi_total_retrans;
+}
+
+static void take_snapshot(struct xp_worker *w)
+{
+	uint32_t req = atomic_load_explicit(&w->snap_req, memory_order_acquire), i;
+	struct xp_snap *s = &w->snap;
+
+	if (req == w->snap_seen)
+		return;
+	if (!s->hist)
+		s->hist = xp_hist_new();
+	if (s->capflows < w->nlive) {
+		struct xp_flow_snap *n = realloc(s->flows, w->nlive * sizeof(*n));
+
+		if (n) {
+			s->flows = n;
+			s->capflows = w->nlive;
+		}
+	}
+	s->t = xp_now_ns();
+	s->c = w->c;
+	if (s->hist)
+		xp_hist_copy(s->hist, w->hist);
+	for (i = 0, s->nflows = 0; i < w->nlive && i < s->capflows; i++, s->nflows++) {
+		const struct xp_flow *f = w->live[i];
+
+		s->flows[i].idx = f->idx;
+		s->flows[i].bytes = f->bytes;
+		s->flows[i].trans = f->trans;
+		s->flows[i].retrans = flow_retrans(w, f);
+	}
+	w->snap_seen = req;
+	atomic_store_explicit(&w->snap_done, req, memory_order_release);
+}
+
+uint32_t xp_worker_snap_request(struct xp_worker *w)
+{
+	uint32_t t = atomic_fetch_add(&w->snap_req, 1) + 1;
+	uint64_t one = 1;
+
+	if (write(w->evfd, &one, sizeof(one)) < 0) {
+		/* the eventfd counter cannot overflow here */
+	}
+	return t;
+}
+
+int xp_worker_snap_ready(struct xp_worker *w, uint32_t ticket)
+{
+	return atomic_load_explicit(&w->snap_done, memory_order_acquire) == ticket;
+}
+
 static void on_cmd(struct xp_worker *w)
 {
 	uint64_t v;
@@ -293,6 +365,7 @@ static void on_cmd(struct xp_worker *w)
 
 	if (read(w->evfd, &v, sizeof(v)) < 0 && errno != EAGAIN)
 		return;
+	take_snapshot(w);
 	cmd = atomic_load(&w->cmd);
 	w->now = xp_now_ns();
 	if (cmd >= XP_CMD_GO && !w->going) {
@@ -373,6 +446,17 @@ void xp_flow_sleep_until(struct xp_flow *f, uint64_t when)
 	heap_push(f->w, t);
 	if (f->w->ntimers == before)
 		f->w->c.errors++;
+}
+
+void xp_flow_sleep_precise(struct xp_flow *f, uint64_t when)
+{
+	xp_flow_sleep_until(f, when > XP_WAKE_EARLY_NS ? when - XP_WAKE_EARLY_NS : when);
+}
+
+void xp_spin_until(uint64_t when)
+{
+	while (xp_now_ns() < when)
+		;
 }
 
 /* Wake every flow whose time has come.  A flow finished while asleep is
@@ -565,11 +649,15 @@ void xp_worker_destroy(struct xp_worker *w)
 	}
 	free(w->live);
 	free(w->tcpi);
+	free(w->snap.flows);
+	xp_hist_free(w->snap.hist);
 	free(w->timers);
 	xp_udp_worker_free(w);
 	free(w->buf);
 	free(w->txbuf);
 	xp_hist_free(w->hist);
+	xp_hist_free(w->raw_hist);
+	w->raw_hist = NULL;
 	close_fd(&w->epfd);
 	close_fd(&w->evfd);
 	close_fd(&w->mbox[0]);

@@ -67,7 +67,24 @@ struct xp_run {
 	uint32_t burst;      /* RR: outstanding transactions per flow */
 	uint64_t rate_bps;   /* stream senders: per-flow pacing target, 0 = none */
 	uint32_t pace_burst; /* UDP pacing: most datagrams back to back */
+	uint64_t sched_ns;   /* RR --rate: interval between one flow's requests */
 	_Atomic uint32_t registered; /* server: persistent flows taken in by workers */
+};
+
+/* A worker's counters at one moment, for interval reports: taken by the
+ * worker itself when asked (xp_worker_snap_request), then read by the
+ * controlling thread once snap_done says so, before it asks again. */
+struct xp_flow_snap {
+	uint32_t idx;
+	uint64_t bytes, trans, retrans;
+};
+
+struct xp_snap {
+	uint64_t t;              /* when taken */
+	struct xp_counters c;
+	struct xp_hist *hist;    /* copy of the worker's histogram */
+	struct xp_flow_snap *flows;
+	uint32_t nflows, capflows;
 };
 
 struct xp_flow;
@@ -129,7 +146,8 @@ struct xp_worker {
 	uint32_t nlive, caplive, active;
 	struct xp_flow *free_flows;
 	struct xp_counters c;
-	struct xp_hist *hist;
+	struct xp_hist *hist;     /* RR: round trips (--rate: from intended send) */
+	struct xp_hist *raw_hist; /* --rate: round trips from the actual send */
 	char *buf;   /* receive buffer, buflen bytes */
 	char *txbuf; /* zeroed send buffer, txlen bytes */
 	size_t buflen, txlen;
@@ -139,6 +157,9 @@ struct xp_worker {
 	struct xp_tcp_totals tcp;      /* TCP_INFO of finished flows */
 	struct xp_tcp_flow *tcpi;      /* ... per flow (client side only) */
 	uint32_t ntcpi, captcpi;
+	struct xp_snap snap;
+	_Atomic uint32_t snap_req, snap_done;
+	uint32_t snap_seen;
 	struct xp_timer *timers; /* min-heap of paced flows waiting to send */
 	uint32_t ntimers, captimers;
 	struct xp_mmsg *mm; /* UDP batches: common/engine_udp.c */
@@ -155,6 +176,10 @@ void xp_worker_cmd(struct xp_worker *w, int cmd);
 void xp_worker_join(struct xp_worker *w);
 /* Closes everything, including sockets still waiting in the mailbox. */
 void xp_worker_destroy(struct xp_worker *w);
+/* Ask for a snapshot (any thread); it is ready when xp_worker_snap_ready
+ * returns the number returned here. */
+uint32_t xp_worker_snap_request(struct xp_worker *w);
+int xp_worker_snap_ready(struct xp_worker *w, uint32_t ticket);
 /* Server accept loop: hand a data socket to the worker (any thread). */
 int xp_worker_mail(struct xp_worker *w, int fd, uint32_t idx);
 
@@ -164,8 +189,17 @@ struct xp_timer {
 };
 
 /* For the test engines. */
+/* RR --rate: the flow's next intended send time after `prev` (its first:
+ * prev == 0), spread so flows do not start together. */
+uint64_t xp_flow_next_slot(const struct xp_flow *f, uint64_t prev);
 /* Stop watching EPOLLOUT and call f->on_io(f, EPOLLOUT) at `when`. */
 void xp_flow_sleep_until(struct xp_flow *f, uint64_t when);
+/* The same, but waking XP_WAKE_EARLY_NS early and spinning to `when`,
+ * for sends that must leave on time (a timer wake-up costs ~50-100 us on
+ * virtual machines). */
+#define XP_WAKE_EARLY_NS 100000ull
+void xp_flow_sleep_precise(struct xp_flow *f, uint64_t when);
+void xp_spin_until(uint64_t when);
 int xp_flow_watch(struct xp_flow *f, uint32_t events);
 void xp_flow_finish(struct xp_flow *f);   /* close, mark done */
 void xp_flow_fail(struct xp_flow *f, int errnum);

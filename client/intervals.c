@@ -1,0 +1,148 @@
+#include "client/intervals.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/clock.h"
+
+#define SNAP_WAIT_NS (200 * XP_NS_PER_MS)
+
+struct xp_iv_state {
+	int nw;
+	uint32_t nflows;
+	uint64_t t_prev;
+	struct xp_counters *prev_c; /* per worker */
+	struct xp_hist **prev_h;    /* per worker */
+	struct xp_flow_iv *prev_f;  /* per flow index */
+	struct xp_hist *delta, *sum;
+};
+
+struct xp_iv_state *xp_iv_new(int nw, uint32_t nflows)
+{
+	struct xp_iv_state *st = calloc(1, sizeof(*st));
+	int i;
+
+	if (!st)
+		return NULL;
+	st->nw = nw;
+	st->nflows = nflows;
+	st->prev_c = calloc((size_t)nw, sizeof(*st->prev_c));
+	st->prev_h = calloc((size_t)nw, sizeof(*st->prev_h));
+	st->prev_f = calloc(nflows, sizeof(*st->prev_f));
+	st->delta = xp_hist_new();
+	st->sum = xp_hist_new();
+	if (!st->prev_c || !st->prev_h || !st->prev_f || !st->delta || !st->sum) {
+		xp_iv_free(st);
+		return NULL;
+	}
+	for (i = 0; i < nw; i++)
+		if (!(st->prev_h[i] = xp_hist_new())) {
+			xp_iv_free(st);
+			return NULL;
+		}
+	return st;
+}
+
+void xp_iv_free(struct xp_iv_state *st)
+{
+	int i;
+
+	if (!st)
+		return;
+	for (i = 0; st->prev_h && i < st->nw; i++)
+		xp_hist_free(st->prev_h[i]);
+	free(st->prev_h);
+	free(st->prev_c);
+	free(st->prev_f);
+	xp_hist_free(st->delta);
+	xp_hist_free(st->sum);
+	free(st);
+}
+
+void xp_interval_free(struct xp_interval *iv)
+{
+	free(iv->flows);
+	iv->flows = NULL;
+}
+
+static void wait_snaps(struct xp_worker *w, int nw)
+{
+	uint32_t tickets[256];
+	uint64_t deadline = xp_now_ns() + SNAP_WAIT_NS;
+	int i, n = nw < 256 ? nw : 256;
+
+	for (i = 0; i < n; i++)
+		tickets[i] = xp_worker_snap_request(&w[i]);
+	for (i = 0; i < n; i++)
+		while (!xp_worker_snap_ready(&w[i], tickets[i]) && xp_now_ns() < deadline)
+			usleep(50);
+}
+
+/* Fold one worker's snapshot into the interval. */
+static void add_worker(struct xp_iv_state *st, int i, const struct xp_snap *s,
+		       struct xp_interval *out)
+{
+	struct xp_counters *p = &st->prev_c[i];
+	uint32_t k;
+
+	out->bytes_sent += s->c.bytes_sent - p->bytes_sent;
+	out->bytes_received += s->c.bytes_recv - p->bytes_recv;
+	out->transactions += s->c.transactions - p->transactions;
+	out->dgrams_sent += s->c.dgrams_sent - p->dgrams_sent;
+	out->dgrams_received += s->c.dgrams_recv - p->dgrams_recv;
+	out->lost += s->c.lost - p->lost;
+	*p = s->c;
+	if (s->hist) {
+		xp_hist_diff(st->delta, s->hist, st->prev_h[i]);
+		xp_hist_merge(st->sum, st->delta);
+		xp_hist_copy(st->prev_h[i], s->hist);
+	}
+	for (k = 0; k < s->nflows; k++) {
+		const struct xp_flow_snap *f = &s->flows[k];
+		struct xp_flow_iv *prev, *o;
+
+		if (f->idx >= st->nflows)
+			continue;
+		prev = &st->prev_f[f->idx];
+		o = &out->flows[f->idx];
+		o->idx = f->idx;
+		o->bytes = f->bytes - prev->bytes;
+		o->trans = f->trans - prev->trans;
+		o->retrans = f->retrans >= prev->retrans ? f->retrans - prev->retrans : 0;
+		out->retrans += o->retrans;
+		prev->bytes = f->bytes;
+		prev->trans = f->trans;
+		prev->retrans = f->retrans;
+	}
+}
+
+int xp_iv_take(struct xp_iv_state *st, struct xp_worker *w, int nw, uint64_t t_go,
+	       struct xp_interval *out)
+{
+	uint64_t t_now;
+	uint32_t k;
+	int i;
+
+	memset(out, 0, sizeof(*out));
+	out->flows = calloc(st->nflows, sizeof(*out->flows));
+	if (!out->flows)
+		return -1;
+	for (k = 0; k < st->nflows; k++)
+		out->flows[k].idx = k;
+	out->nflows = st->nflows;
+	wait_snaps(w, nw);
+	xp_hist_reset(st->sum);
+	for (i = 0; i < nw; i++)
+		add_worker(st, i, &w[i].snap, out);
+	t_now = xp_now_ns();
+	if (!st->t_prev)
+		st->t_prev = t_go;
+	out->start = (double)(st->t_prev - t_go) / 1e9;
+	out->end = (double)(t_now - t_go) / 1e9;
+	st->t_prev = t_now;
+	out->count = xp_hist_count(st->sum);
+	out->p50_us = xp_hist_percentile(st->sum, 50) / 1e3;
+	out->p99_us = xp_hist_percentile(st->sum, 99) / 1e3;
+	return 0;
+}

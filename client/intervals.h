@@ -1,0 +1,40 @@
+/* Interval reports: every -i seconds the client's workers snapshot their
+ * counters and histograms; the difference from the previous snapshot is
+ * one interval, per flow and in sum. */
+#ifndef XP_INTERVALS_H
+#define XP_INTERVALS_H
+
+#include <stdint.h>
+
+#include "common/worker.h"
+
+struct xp_flow_iv {
+	uint32_t idx;
+	uint64_t bytes, trans, retrans;
+};
+
+struct xp_interval {
+	double start, end;      /* seconds since the test started */
+	uint64_t bytes_sent, bytes_received;
+	uint64_t transactions, retrans;
+	uint64_t dgrams_sent, dgrams_received, lost;
+	uint64_t count;         /* latency samples in the interval */
+	double p50_us, p99_us;
+	struct xp_flow_iv *flows; /* sorted by flow index */
+	uint32_t nflows;
+};
+
+struct xp_iv_state;
+
+/* State for a run with nw workers and nflows flows; NULL on no memory. */
+struct xp_iv_state *xp_iv_new(int nw, uint32_t nflows);
+void xp_iv_free(struct xp_iv_state *st);
+
+/* Snapshot every worker (waiting up to 200 ms for each) and fill out with
+ * what happened since the previous call (or since t_go).  0 or -1. */
+int xp_iv_take(struct xp_iv_state *st, struct xp_worker *w, int nw,
+	       uint64_t t_go, struct xp_interval *out);
+
+void xp_interval_free(struct xp_interval *iv);
+
+#endif

@@ -1,0 +1,108 @@
+#include "client/slo_eval.h"
+
+#include <stdio.h>
+
+#include "common/hist.h"
+#include "proto/msg.h"
+
+static int is_latency(int m)
+{
+	return m == XP_SLO_LATENCY_PCT || m == XP_SLO_LATENCY_MEAN ||
+	       m == XP_SLO_LATENCY_MIN || m == XP_SLO_LATENCY_MAX ||
+	       m == XP_SLO_LATENCY_STDDEV;
+}
+
+int xp_slo_available(const struct xp_slo_bound *b, int test)
+{
+	int udp = test == XP_UDP_STREAM || test == XP_UDP_RR;
+	int rr = test == XP_TCP_RR || test == XP_TCP_CRR || test == XP_UDP_RR;
+
+	if (is_latency(b->metric) || b->metric == XP_SLO_RATE)
+		return rr;
+	if (b->metric == XP_SLO_LOSS)
+		return udp;
+	if (b->metric == XP_SLO_RETRANSMITS)
+		return !udp && test != XP_TCP_CRR;
+	return b->metric == XP_SLO_THROUGHPUT;
+}
+
+static double received_bps(const struct xp_client_result *r)
+{
+	uint64_t bytes = r->test == XP_TCP_MAERTS ? r->c.bytes_recv : r->srv.bytes_received;
+	uint64_t ns = r->test == XP_TCP_MAERTS ? r->rx_elapsed_ns
+		      : r->srv.elapsed_ns ? r->srv.elapsed_ns : r->elapsed_ns;
+
+	return ns ? (double)bytes * 8e9 / (double)ns : 0;
+}
+
+static double loss_pct(const struct xp_client_result *r)
+{
+	uint64_t sent = r->c.dgrams_sent, lost;
+
+	if (r->test == XP_UDP_RR)
+		lost = r->c.lost;
+	else
+		lost = sent > r->srv.datagrams_received ? sent - r->srv.datagrams_received : 0;
+	return sent ? 100.0 * (double)lost / (double)sent : 0;
+}
+
+static double latency_us(const struct xp_slo_bound *b, const struct xp_hist *h)
+{
+	switch (b->metric) {
+	case XP_SLO_LATENCY_PCT:
+		return xp_hist_percentile(h, b->pct) / 1e3;
+	case XP_SLO_LATENCY_MEAN:
+		return xp_hist_mean(h) / 1e3;
+	case XP_SLO_LATENCY_MIN:
+		return (double)xp_hist_min(h) / 1e3;
+	case XP_SLO_LATENCY_MAX:
+		return (double)xp_hist_max(h) / 1e3;
+	default:
+		return xp_hist_stddev(h) / 1e3;
+	}
+}
+
+int xp_slo_value(const struct xp_slo_bound *b, const struct xp_client_result *r,
+		 double *v)
+{
+	if (!xp_slo_available(b, r->test))
+		return -1;
+	if (is_latency(b->metric)) {
+		if (!xp_hist_count(r->hist))
+			return -1;
+		*v = latency_us(b, r->hist);
+	} else if (b->metric == XP_SLO_RATE) {
+		*v = r->elapsed_ns ? (double)r->c.transactions * 1e9 / (double)r->elapsed_ns : 0;
+	} else if (b->metric == XP_SLO_THROUGHPUT) {
+		*v = received_bps(r);
+	} else if (b->metric == XP_SLO_LOSS) {
+		*v = loss_pct(r);
+	} else {
+		*v = (double)(r->tcp_local.retrans + r->tcp_remote.retrans);
+	}
+	return 0;
+}
+
+int xp_slo_prepare(const char *spec, int test, struct xp_slo *slo, struct xp_err *err)
+{
+	int i;
+
+	if (xp_slo_parse(spec, slo, err))
+		return -1;
+	for (i = 0; i < slo->n; i++)
+		if (!xp_slo_available(&slo->b[i], test))
+			return xp_err_set(err, "--slo: '%s': %s does not measure %s",
+					  slo->b[i].text, xp_test_name(test), slo->b[i].name);
+	return 0;
+}
+
+int xp_slo_failures(const struct xp_slo *slo, const struct xp_client_result *r)
+{
+	int i, n = 0;
+	double v;
+
+	for (i = 0; i < slo->n; i++)
+		if (xp_slo_value(&slo->b[i], r, &v) || !xp_slo_check(&slo->b[i], v))
+			n++;
+	return n;
+}

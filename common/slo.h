@@ -1,0 +1,53 @@
+/* Service-level objectives: "p99<=200us,p50<=80us,rate>=10000,
+ * throughput>=5G,loss<=0.1%,retransmits<=10".  Parsed into bounds in
+ * canonical units, evaluated against measured values supplied by the
+ * caller.  Pure functions. */
+#ifndef XP_SLO_H
+#define XP_SLO_H
+
+#include "common/err.h"
+
+#define XP_SLO_MAX 32
+
+enum xp_slo_metric {
+	XP_SLO_LATENCY_PCT = 1, /* pNN[.N]: round-trip percentile, us */
+	XP_SLO_LATENCY_MEAN,    /* mean, us */
+	XP_SLO_LATENCY_MIN,     /* min, us */
+	XP_SLO_LATENCY_MAX,     /* max, us */
+	XP_SLO_LATENCY_STDDEV,  /* stddev, us */
+	XP_SLO_RATE,            /* transactions per second */
+	XP_SLO_THROUGHPUT,      /* received bits per second */
+	XP_SLO_LOSS,            /* UDP loss, percent */
+	XP_SLO_RETRANSMITS,     /* TCP retransmitted segments, count */
+};
+
+enum xp_slo_op { XP_SLO_LE = 1, XP_SLO_LT, XP_SLO_GE, XP_SLO_GT };
+
+struct xp_slo_bound {
+	int metric;       /* enum xp_slo_metric */
+	double pct;       /* XP_SLO_LATENCY_PCT: the percentile, e.g. 99.9 */
+	int op;           /* enum xp_slo_op */
+	double limit;     /* canonical unit (see enum) */
+	char text[64];    /* the bound as written, for reports */
+	char name[16];    /* canonical metric name: "p99.9", "mean", "rate" ... */
+};
+
+struct xp_slo {
+	struct xp_slo_bound b[XP_SLO_MAX];
+	int n;
+};
+
+/* Parse a comma-separated list.  Latency values take ns, us, ms or s
+ * (no unit: us); throughput takes k/M/G (x1000) and optional "bit/s" or
+ * "bps"; rate takes k/M (x1000); loss takes an optional %.  Errors name
+ * the bound: "--slo: 'p99<=abc': invalid value".  0 or -1. */
+int xp_slo_parse(const char *s, struct xp_slo *slo, struct xp_err *err);
+
+/* 1 if measured satisfies the bound, 0 if not. */
+int xp_slo_check(const struct xp_slo_bound *b, double measured);
+
+/* Percentile list "50,90,99,99.9,99.99": each in (0, 100], ascending not
+ * required, no duplicates, at most cap.  Returns count or -1. */
+int xp_parse_percentiles(const char *s, double *out, int cap, struct xp_err *err);
+
+#endif
