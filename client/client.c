@@ -398,6 +398,7 @@ static void collect(struct client *cl, struct xp_client_result *r)
 		if (w->t_end > t_end)
 			t_end = w->t_end;
 		r->offloads |= w->offloads;
+		r->direct |= w->direct;
 		xp_tcp_totals_merge(&r->tcp_local, &w->tcp);
 		collect_tcp_flows(r, w);
 		if (!r->warning[0] && w->errmsg[0])

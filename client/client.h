@@ -30,6 +30,7 @@ struct xp_client_result {
 	int64_t start_time;       /* wall clock (Unix seconds) at GO */
 	uint64_t max_rss_kb;      /* client process peak resident memory */
 	uint32_t offloads;        /* XP_OFFLOAD_* the client's workers used */
+	int direct;               /* some client worker ran in direct mode */
 	struct xp_tcp_totals tcp_local, tcp_remote; /* TCP_INFO totals */
 	struct xp_tcp_flow *tcp_flows; /* client's flows, one entry each */
 	uint32_t ntcp_flows;

@@ -19,6 +19,7 @@
 #include "common/exitcodes.h"
 #include "common/opts.h"
 #include "common/units.h"
+#include "lab/lab.h"
 #include "server/server.h"
 
 static int wants_json(int argc, char **argv)
@@ -202,6 +203,8 @@ int main(int argc, char **argv)
 	struct xp_opts o;
 	struct xp_err err;
 
+	if (argc > 1 && !strcmp(argv[1], "lab"))
+		return xp_lab_main(argc - 1, argv + 1);
 	raise_fd_limit();
 	if (xp_opts_parse(&o, argc, argv, &err)) {
 		if (wants_json(argc, argv))

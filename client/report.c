@@ -177,7 +177,8 @@ void xp_report_human(FILE *f, const struct xp_opts *o, const struct xp_client_re
 			(unsigned long long)r->tcp_local.cwnd_max,
 			(unsigned long long)r->tcp_local.mss);
 	fprintf(f, "  mode     %s%s%s%s; peak RSS client %.1f MiB, server %.1f MiB\n",
-		o->spin ? "spin (workers poll)" : "epoll (workers sleep)",
+		o->spin ? "spin (workers poll)" : r->direct ? "direct (one flow per worker: blocking recv)"
+		: "epoll (workers sleep)",
 		(r->offloads & XP_OFFLOAD_GSO) ? ", UDP GSO" : "",
 		(r->srv.offloads & XP_OFFLOAD_GRO) ? ", UDP GRO" : "",
 		o->busy_poll ? ", SO_BUSY_POLL" : "",
@@ -468,6 +469,7 @@ void xp_report_json_end(struct xp_json *j, const struct xp_opts *o,
 	json_side(j, "server", &sc, &sx);
 	if (slo && slo->n)
 		xp_json_slo(j, slo, r);
+	xp_json_str_val(j, "worker_mode", r->direct ? "direct" : o->spin ? "spin" : "epoll");
 	xp_json_bool(j, "interrupted", r->interrupted);
 	if (r->warning[0])
 		xp_json_str_val(j, "warning", r->warning);

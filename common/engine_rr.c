@@ -137,7 +137,8 @@ static void cli_io(struct xp_flow *f, uint32_t events)
 	}
 	if (!(events & (EPOLLIN | EPOLLERR | EPOLLHUP)))
 		return;
-	n = recv(f->fd, w->buf, chunk(w, f->rcount * rsp - f->rxoff), MSG_DONTWAIT);
+	/* no MSG_DONTWAIT: in the worker's direct mode this recv blocks */
+	n = recv(f->fd, w->buf, chunk(w, f->rcount * rsp - f->rxoff), 0);
 	if (n > 0) {
 		f->rxoff += (uint64_t)n;
 		w->c.bytes_recv += (uint64_t)n;
@@ -228,7 +229,7 @@ static void srv_io(struct xp_flow *f, uint32_t events)
 	uint64_t req = w->run->req;
 
 	if (events & (EPOLLIN | EPOLLERR | EPOLLHUP)) {
-		ssize_t n = recv(f->fd, w->buf, w->buflen, MSG_DONTWAIT);
+		ssize_t n = recv(f->fd, w->buf, w->buflen, 0); /* may block: direct mode */
 
 		if (n > 0) {
 			w->c.bytes_recv += (uint64_t)n;

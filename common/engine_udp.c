@@ -497,8 +497,10 @@ static void rr_io(struct xp_flow *f, uint32_t events)
 		w->now = f->t0;
 		return;
 	}
-	while (f->fd >= 0) {
-		ssize_t n = recv(f->fd, w->buf, w->buflen, MSG_DONTWAIT);
+	/* a bounded batch: in the worker's direct mode recv blocks, and the
+	 * worker must get back to its commands now and then */
+	for (int k = 0; k < 64 && f->fd >= 0; k++) {
+		ssize_t n = recv(f->fd, w->buf, w->buflen, 0);
 		int i;
 
 		if (n < 0) {
@@ -588,7 +590,7 @@ static void rrs_io(struct xp_flow *f, uint32_t events)
 
 	(void)events;
 	for (i = 0; i < MAX_SEGS; i++) {
-		ssize_t n = recv(f->fd, w->buf, w->buflen, MSG_DONTWAIT), m;
+		ssize_t n = recv(f->fd, w->buf, w->buflen, 0), m; /* may block: direct mode */
 
 		if (n < 0) {
 			if (errno == EAGAIN)

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <sys/time.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -542,6 +543,51 @@ static int wait_events(struct xp_worker *w, struct epoll_event *ev, int slow)
 	return n;
 }
 
+/* Direct mode: a worker with one request/response flow and nothing else
+ * to watch skips epoll and lets the flow's recv block, as the leanest
+ * blocking loop would, saving an epoll_wait per wake-up.  SO_RCVTIMEO
+ * bounds each wait so commands, snapshots and UDP timeouts are still
+ * seen; leaving restores the non-blocking socket. */
+#define DIRECT_WAIT_US 10000
+
+static int direct_ok(const struct xp_worker *w)
+{
+	const struct xp_run *r = w->run;
+
+	return w->going && !w->stopping && w->nlive == 1 && w->ops->rr && !r->spin &&
+	       r->test != XP_TCP_CRR && r->burst == 1 && !r->sched_ns && !w->ntimers;
+}
+
+static void direct_loop(struct xp_worker *w)
+{
+	struct xp_flow *f = w->live[0];
+	struct timeval tv = { 0, DIRECT_WAIT_US };
+	int fd = f->fd;
+
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) || xp_set_nonblock(fd, 0))
+		return;
+	w->direct = 1;
+	while (w->nlive == 1 && w->live[0] == f && !finished(w)) {
+		uint64_t before = w->c.transactions;
+
+		if (atomic_load_explicit(&w->cmd, memory_order_relaxed) != XP_CMD_GO ||
+		    atomic_load_explicit(&w->snap_req, memory_order_relaxed) != w->snap_seen)
+			on_cmd(w);
+		if (w->stopping)
+			break;
+		f->on_io(f, EPOLLIN);
+		if (w->c.transactions == before && w->ticking && f->fd >= 0) {
+			w->now = xp_now_ns();
+			tick(w);
+		}
+	}
+	if (f->fd == fd) {
+		xp_set_nonblock(fd, 1);
+		tv.tv_usec = 0;
+		setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	}
+}
+
 static void loop(struct xp_worker *w)
 {
 	struct epoll_event ev[EV_BATCH];
@@ -555,6 +601,8 @@ static void loop(struct xp_worker *w)
 			break;
 		if (n > 0)
 			dispatch(w, ev, n);
+		if (direct_ok(w))
+			direct_loop(w);
 		if (w->ntimers) {
 			w->now = xp_now_ns();
 			run_timers(w);

@@ -153,6 +153,7 @@ struct xp_worker {
 	size_t buflen, txlen;
 	uint64_t now, t_go, t_stop, t_end, t_last_rx, drain_deadline;
 	int going, stopping, ticking;
+	int direct;          /* ran in direct mode (blocking recv, no epoll) */
 	uint32_t offloads;   /* XP_OFFLOAD_* actually used */
 	struct xp_tcp_totals tcp;      /* TCP_INFO of finished flows */
 	struct xp_tcp_flow *tcpi;      /* ... per flow (client side only) */

@@ -54,8 +54,11 @@ static int write_file(const char *path, const char *value, struct xp_err *err)
 		return xp_err_sys(err, errno, "open %s", path);
 	w = n > 0 && (size_t)n < sizeof(line) ? write(fd, line, (size_t)n) : -1;
 	if (w != n) {
-		xp_err_sys(err, w < 0 ? errno : EIO, "write '%s' to %s", value, path);
+		int e = w < 0 ? errno : EIO;
+
+		xp_err_sys(err, e, "write '%s' to %s", value, path);
 		close(fd);
+		errno = e;
 		return -1;
 	}
 	close(fd);
@@ -88,6 +91,9 @@ static int queues_fn(void *arg, struct xp_err *err)
 		snprintf(path, sizeof(path), "%s/%s/%s", dir, de->d_name,
 			 c->tx ? "xps_cpus" : "rps_cpus");
 		rc = write_file(path, c->mask, err);
+		if (rc && errno == EOVERFLOW)
+			xp_err_set(err, "%s: mask %s names CPUs this machine does not have",
+				   path, c->mask);
 		n++;
 	}
 	closedir(d);

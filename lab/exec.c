@@ -87,7 +87,7 @@ static int do_link(struct xp_lab_env *e, const struct xp_lab_step *s, struct xp_
 	if (!talk(e, s->ns, &m, what, err))
 		return 0;
 	if (errno == EOPNOTSUPP)
-		snprintf(e->unsupported, sizeof(e->unsupported), "the %s link type (%s)",
+		snprintf(e->unsupported, sizeof(e->unsupported), "%s link type (%s)",
 			 kind, link_config[l->kind]);
 	return -1;
 }
@@ -136,7 +136,7 @@ static int do_qdisc(struct xp_lab_env *e, const struct xp_lab_step *s, struct xp
 	if (talk(e, s->ns, &m, what, err)) {
 		if (errno == ENOENT)
 			snprintf(e->unsupported, sizeof(e->unsupported),
-				 "the %s qdisc (CONFIG_NET_SCH_%s)", kind,
+				 "%s qdisc (CONFIG_NET_SCH_%s)", kind,
 				 q->kind == XP_QDISC_HTB ? "HTB" : "TBF");
 		return -1;
 	}

@@ -1,5 +1,5 @@
 /* Knobs as plan steps: sysctls in both end namespaces, offloads on every
- * link the lab made, RPS/XPS masks on every veth end, and the egress
+ * link the lab made but a bridge itself, RPS/XPS masks on every veth end, and the egress
  * rate limit on both test devices (so both directions are shaped). */
 #include "lab/plan.h"
 
@@ -98,7 +98,9 @@ void xp_lab_knobs_late(struct xp_lab_plan *p, const struct xp_lab_knobs *k)
 			continue;
 		ns = l->dest_ns >= 0 ? l->dest_ns : s->ns;
 		snprintf(dev, sizeof(dev), "%s", s->dev);
-		offloads(p, ns, dev, k);
+		/* Bridged frames never meet the bridge device's own features. */
+		if (l->kind != XP_LINK_BRIDGE)
+			offloads(p, ns, dev, k);
 		if (l->kind == XP_LINK_VETH) {
 			char peer[XP_LAB_IFNAME];
 

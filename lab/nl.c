@@ -147,7 +147,7 @@ static void ext_msg(const uint8_t *p, size_t len, char *ext, size_t extlen)
 			ext[n] = 0;
 			return;
 		}
-		if (NLA_ALIGN(a.nla_len) >= len)
+		if ((size_t)NLA_ALIGN(a.nla_len) >= len)
 			return;
 		len -= NLA_ALIGN(a.nla_len);
 		p += NLA_ALIGN(a.nla_len);

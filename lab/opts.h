@@ -19,15 +19,18 @@
 #define XP_LAB_TYPE_FLAG int
 #define XP_LAB_TYPE_STR const char *
 #define XP_LAB_TYPE_UINT uint64_t
-#define XP_LAB_TYPE_LIST const char *
+#define XP_LAB_TYPE_LIST struct xp_lab_list
+
+struct xp_lab_list {
+	const char *v[XP_LAB_SYSCTL_MAX];
+	int n;
+};
 
 struct xp_lab_args {
 #define XP_LAB_OPT(field, sc, lname, kind, meta, def, max, help) \
 	XP_LAB_TYPE_##kind field;
 #include "lab/lab_opts.def"
 #undef XP_LAB_OPT
-	const char *sysctls[XP_LAB_SYSCTL_MAX]; /* every --sysctl */
-	int nsysctl;
 };
 
 /* Everything the lab needs, validated. */
@@ -46,7 +49,7 @@ struct xp_lab_cfg {
 /* Parse argv (argv[0] is "lab").  0, or -1 with a one-line message. */
 int xp_lab_parse(struct xp_lab_cfg *c, int argc, char **argv, struct xp_err *err);
 void xp_lab_usage(FILE *f);
-/* "--rate" value: "100m", "1.5g", "800k", "2000000" (bit/s, x1000). */
+/* "--egress-rate" value: "100m", "1.5g", "800k", "2000000" (bit/s, x1000). */
 int xp_lab_parse_rate(const char *s, uint64_t *bps, struct xp_err *err);
 /* "--offload" value into knobs->offload[]. */
 int xp_lab_parse_offload(const char *s, int *offload, struct xp_err *err);

@@ -86,7 +86,7 @@ struct xp_lab_plan {
 	const char *topology;
 	char ns[XP_LAB_NS_MAX][XP_LAB_NSNAME];
 	int nns;
-	char base[XP_LAB_IFNAME];    /* "xp<id>": every link name starts so */
+	char base[10];               /* "xp<id>": every link name starts so */
 	struct xp_lab_step step[XP_LAB_STEPS_MAX + 1]; /* last: overflow sink */
 	int nsteps;
 	int overflow;                /* a builder ran out of room */

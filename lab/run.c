@@ -100,8 +100,6 @@ static int start_server(struct measure *m, const struct xp_opts *o,
 
 	c->nsfd = w->server_ns;
 	server_cfg(c, o, w->server_addr);
-	pthread_mutex_init(&c->mu, NULL);
-	pthread_cond_init(&c->cv, NULL);
 	if (pthread_create(&m->st, NULL, server_main, c))
 		return xp_err_set(err, "cannot start the server thread");
 	clock_gettime(CLOCK_REALTIME, &until);
@@ -217,6 +215,8 @@ static int run_client(struct measure *m, const struct xp_opts *o,
 
 static void free_measure(struct measure *m)
 {
+	pthread_mutex_destroy(&m->srv.mu);
+	pthread_cond_destroy(&m->srv.cv);
 	if (m->cli.stopfd >= 0)
 		close(m->cli.stopfd);
 	if (m->cli.donefd >= 0)
@@ -236,6 +236,8 @@ int xp_lab_measure(const struct xp_opts *o, const struct xp_lab_where *w,
 	if (!m)
 		return xp_err_set(err, "out of memory");
 	m->cli.stopfd = m->cli.donefd = -1;
+	pthread_mutex_init(&m->srv.mu, NULL);
+	pthread_cond_init(&m->srv.cv, NULL);
 	if (start_server(m, o, w, err)) {
 		if (!m->srv.opened)
 			*stuck = 1; /* the thread may still use m: abandon it */

@@ -1,0 +1,369 @@
+#include "lab/opts.h"
+
+#include <ctype.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "common/units.h"
+#include "lab/dev.h"
+#include "proto/msg.h"
+
+enum kind { K_FLAG, K_STR, K_UINT, K_LIST };
+
+struct desc {
+	char sc;
+	const char *lname;
+	enum kind kind;
+	const char *meta, *def;
+	uint64_t max;
+	const char *help;
+	size_t off;
+};
+
+static const struct desc descs[] = {
+#define XP_LAB_OPT(field, sc, lname, kind, meta, def, max, help) \
+	{ sc, lname, K_##kind, meta, def, max, help, offsetof(struct xp_lab_args, field) },
+#include "lab/lab_opts.def"
+#undef XP_LAB_OPT
+};
+
+#define NDESCS (sizeof(descs) / sizeof(descs[0]))
+
+static int set(struct xp_lab_args *a, const struct desc *d, const char *v,
+	       struct xp_err *err)
+{
+	void *p = (char *)a + d->off;
+	struct xp_lab_list *l = p;
+	char what[48];
+
+	snprintf(what, sizeof(what), "--%s", d->lname);
+	switch (d->kind) {
+	case K_FLAG:
+		*(int *)p = 1;
+		return 0;
+	case K_STR:
+		if (!*v)
+			return xp_err_set(err, "%s: empty argument", what);
+		*(const char **)p = v;
+		return 0;
+	case K_UINT:
+		return xp_parse_uint(v, 0, d->max, what, (uint64_t *)p, err);
+	case K_LIST:
+		if (l->n >= XP_LAB_SYSCTL_MAX)
+			return xp_err_set(err, "%s: at most %d times", what, XP_LAB_SYSCTL_MAX);
+		l->v[l->n++] = v;
+		return 0;
+	}
+	return xp_err_set(err, "%s: internal: bad kind", what);
+}
+
+static void defaults(struct xp_lab_args *a)
+{
+	size_t i;
+
+	memset(a, 0, sizeof(*a));
+	for (i = 0; i < NDESCS; i++)
+		if (descs[i].def && set(a, &descs[i], descs[i].def, NULL))
+			abort(); /* a bad default is a build bug, caught by tests */
+}
+
+static const struct desc *find(const char *arg, size_t *namelen)
+{
+	size_t i;
+
+	if (arg[0] == '-' && arg[1] == '-') {
+		*namelen = strcspn(arg + 2, "=");
+		for (i = 0; i < NDESCS; i++)
+			if (strlen(descs[i].lname) == *namelen &&
+			    !strncmp(descs[i].lname, arg + 2, *namelen))
+				return &descs[i];
+		return NULL;
+	}
+	*namelen = 1;
+	for (i = 0; arg[0] == '-' && arg[1] && i < NDESCS; i++)
+		if (descs[i].sc && descs[i].sc == arg[1])
+			return &descs[i];
+	return NULL;
+}
+
+/* One lab option at argv[*i] (advancing past its value). */
+static int take(struct xp_lab_args *a, const struct desc *d, size_t namelen, int argc,
+		char **argv, int *i, struct xp_err *err)
+{
+	const char *arg = argv[*i], *v = NULL;
+	int is_long = arg[1] == '-';
+
+	if (is_long && arg[2 + namelen] == '=')
+		v = arg + 3 + namelen;
+	else if (!is_long && arg[2])
+		v = arg + 2;
+	if (d->kind == K_FLAG) {
+		if (v)
+			return xp_err_set(err, "option '--%s' takes no argument", d->lname);
+		return set(a, d, "", err);
+	}
+	if (!v) {
+		if (*i + 1 >= argc)
+			return xp_err_set(err, "option '%s' needs an argument", arg);
+		v = argv[++*i];
+	}
+	return set(a, d, v, err);
+}
+
+/* Lab options out of argv; everything else is kept, in order, for the
+ * main parser.  "--" passes the rest through untouched. */
+static int split(struct xp_lab_cfg *c, int argc, char **argv, struct xp_err *err)
+{
+	int i, rest = 0;
+
+	for (i = 1; i < argc; i++) {
+		const struct desc *d = NULL;
+		size_t namelen;
+
+		if (!rest && !strcmp(argv[i], "--"))
+			rest = 1;
+		else if (!rest && argv[i][0] == '-')
+			d = find(argv[i], &namelen);
+		if (d) {
+			if (take(&c->a, d, namelen, argc, argv, &i, err))
+				return -1;
+			continue;
+		}
+		if (c->npass >= XP_LAB_ARGS_MAX - 4)
+			return xp_err_set(err, "too many arguments");
+		c->pass[c->npass++] = argv[i];
+	}
+	return 0;
+}
+
+/* Split a comma list into the shared storage; NULL-free, no empties. */
+static int list(struct xp_lab_cfg *c, size_t *used, const char *s, const char *what,
+		char **out, int cap, struct xp_err *err)
+{
+	size_t len = strlen(s) + 1;
+	char *p, *save = NULL, *tok;
+	int n = 0;
+
+	if (*used + len > sizeof(c->lists))
+		return xp_err_set(err, "%s: list too long", what);
+	p = memcpy(c->lists + *used, s, len);
+	*used += len;
+	if (!*s || s[len - 2] == ',' || *s == ',' || strstr(s, ",,"))
+		return xp_err_set(err, "%s: empty item in '%s'", what, s);
+	for (tok = strtok_r(p, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (n >= cap)
+			return xp_err_set(err, "%s: at most %d items", what, cap);
+		out[n++] = tok;
+	}
+	return n;
+}
+
+static int topologies(struct xp_lab_cfg *c, size_t *used, struct xp_err *err)
+{
+	char *names[XP_LAB_TOPOS_MAX];
+	int n = list(c, used, c->a.topology, "--topology", names, XP_LAB_TOPOS_MAX, err);
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!(c->topo[i] = xp_lab_topo_find(names[i])))
+			return xp_err_set(err, "--topology: unknown topology '%s' (veth, bridge, "
+					  "macvlan, ipvlan, ipvlan-l3, vxlan)", names[i]);
+	c->ntopo = n;
+	return n < 0 ? -1 : 0;
+}
+
+/* Each test gets the full main parser over the pass-through options. */
+static int tests(struct xp_lab_cfg *c, size_t *used, struct xp_err *err)
+{
+	char *names[XP_LAB_TESTS_MAX], *argv[XP_LAB_ARGS_MAX];
+	int n = list(c, used, c->a.test, "-t", names, XP_LAB_TESTS_MAX, err);
+	int i, argc;
+
+	for (i = 0; i < n; i++) {
+		struct xp_opts *o = &c->opts[i];
+
+		argv[0] = "xperf lab";
+		memcpy(argv + 1, c->pass, sizeof(char *) * (size_t)c->npass);
+		argc = c->npass + 1;
+		argv[argc++] = "-t";
+		argv[argc++] = names[i];
+		argv[argc] = NULL;
+		if (xp_opts_parse(o, argc, argv, err))
+			return -1;
+		if (o->server || o->client)
+			return xp_err_set(err, "%s does not apply: the lab runs its own server "
+					  "and client", o->server ? "-s" : "-c");
+		if (o->interval || o->json_stream || o->slo || o->histogram ||
+		    o->iterations > 1)
+			return xp_err_set(err, "-i, --json-stream, --slo, --histogram and "
+					  "--iterations are not supported by xperf lab (its "
+					  "report is the comparison table)");
+	}
+	c->ntests = n;
+	return n < 0 ? -1 : 0;
+}
+
+static int mask(const char *s, const char *what, struct xp_err *err)
+{
+	if (s && (!*s || strlen(s) > 64 || strspn(s, "0123456789abcdefABCDEF,") != strlen(s)))
+		return xp_err_set(err, "%s: '%s' is not a hex CPU mask (e.g. 3, ff, "
+				  "ffffffff,ffffffff)", what, s);
+	return 0;
+}
+
+static int sysctls(struct xp_lab_cfg *c, struct xp_err *err)
+{
+	const struct xp_lab_list *l = &c->a.sysctl;
+	int i;
+
+	for (i = 0; i < l->n; i++) {
+		const char *eq = strchr(l->v[i], '=');
+		char key[96];
+
+		if (!eq || eq == l->v[i])
+			return xp_err_set(err, "--sysctl '%s': want KEY=VALUE", l->v[i]);
+		if ((size_t)(eq - l->v[i]) >= sizeof(key) || strlen(eq + 1) >= 160 ||
+		    strchr(eq, '\n'))
+			return xp_err_set(err, "--sysctl '%s': too long", l->v[i]);
+		snprintf(key, sizeof(key), "%.*s", (int)(eq - l->v[i]), l->v[i]);
+		if (xp_lab_sysctl_check(key, err))
+			return -1;
+		c->knobs.sysctl[i] = l->v[i];
+	}
+	c->knobs.nsysctl = l->n;
+	return 0;
+}
+
+static int knobs(struct xp_lab_cfg *c, struct xp_err *err)
+{
+	struct xp_lab_knobs *k = &c->knobs;
+	int f;
+
+	for (f = 0; f < XP_OFF_COUNT; f++)
+		k->offload[f] = -1;
+	if (c->a.mtu && c->a.mtu < 68)
+		return xp_err_set(err, "--mtu: at least 68, not %llu",
+				  (unsigned long long)c->a.mtu);
+	k->mtu = (uint32_t)c->a.mtu;
+	if (mask(c->a.rps, "--rps", err) || mask(c->a.xps, "--xps", err))
+		return -1;
+	k->rps = c->a.rps;
+	k->xps = c->a.xps;
+	if (c->a.offload && xp_lab_parse_offload(c->a.offload, k->offload, err))
+		return -1;
+	if (c->a.egress_rate && xp_lab_parse_rate(c->a.egress_rate, &k->rate_bps, err))
+		return -1;
+	if (strcmp(c->a.qdisc, "tbf") && strcmp(c->a.qdisc, "htb"))
+		return xp_err_set(err, "--qdisc: tbf or htb, not '%s'", c->a.qdisc);
+	k->qdisc = strcmp(c->a.qdisc, "htb") ? XP_QDISC_TBF : XP_QDISC_HTB;
+	return sysctls(c, err);
+}
+
+int xp_lab_parse(struct xp_lab_cfg *c, int argc, char **argv, struct xp_err *err)
+{
+	size_t used = 0;
+
+	memset(c, 0, sizeof(*c));
+	defaults(&c->a);
+	if (split(c, argc, argv, err))
+		return -1;
+	if (c->a.help)
+		return 0;
+	if (topologies(c, &used, err) || tests(c, &used, err))
+		return -1;
+	return knobs(c, err);
+}
+
+int xp_lab_parse_rate(const char *s, uint64_t *bps, struct xp_err *err)
+{
+	char *end;
+	double v = strtod(s, &end);
+	double mult = 1;
+
+	if (end == s || !isdigit((unsigned char)*s))
+		return xp_err_set(err, "--egress-rate: '%s' is not a rate (e.g. 100m)", s);
+	if (*end && strchr("kKmMgG", *end)) {
+		mult = *end == 'k' || *end == 'K' ? 1e3 : *end == 'm' || *end == 'M' ? 1e6 : 1e9;
+		end++;
+	}
+	if (*end && strcasecmp(end, "bit"))
+		return xp_err_set(err, "--egress-rate: '%s': unknown unit (k, m, g, optional "
+				  "\"bit\"; bits per second)", s);
+	v *= mult;
+	if (!(v >= 8000 && v <= 1e12))
+		return xp_err_set(err, "--egress-rate: '%s' outside 8k..1000g bit/s", s);
+	*bps = (uint64_t)v;
+	return 0;
+}
+
+static int offload_item(const char *name, int on, int *offload)
+{
+	static const char *const names[] = { "gro", "gso", "tso", "tx", "rx" };
+	int f, hit = 0;
+
+	for (f = 0; f < XP_OFF_COUNT; f++)
+		if (!strcmp(name, "all") || !strcmp(name, names[f]) ||
+		    (!strcmp(name, "csum") && (f == XP_OFF_TXCSUM || f == XP_OFF_RXCSUM))) {
+			offload[f] = on;
+			hit = 1;
+		}
+	return hit ? 0 : -1;
+}
+
+int xp_lab_parse_offload(const char *s, int *offload, struct xp_err *err)
+{
+	char buf[128], *save = NULL, *tok;
+
+	if (strlen(s) >= sizeof(buf))
+		return xp_err_set(err, "--offload: too long");
+	snprintf(buf, sizeof(buf), "%s", s);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(tok, '=');
+		int on;
+
+		if (!eq || (strcmp(eq + 1, "on") && strcmp(eq + 1, "off")))
+			return xp_err_set(err, "--offload: '%s': want NAME=on or NAME=off", tok);
+		*eq = 0;
+		on = !strcmp(eq + 1, "on");
+		if (offload_item(tok, on, offload))
+			return xp_err_set(err, "--offload: unknown offload '%s' (gro, gso, tso, "
+					  "tx, rx, csum, all)", tok);
+	}
+	return 0;
+}
+
+void xp_lab_usage(FILE *f)
+{
+	const struct xp_lab_topo *t;
+	size_t i;
+
+	fprintf(f, "usage: xperf lab [lab options] [test options]\n"
+		   "Builds network namespaces joined by the chosen topologies (root only),\n"
+		   "runs an xperf server in one and the client in another, prints one\n"
+		   "comparison table (or --json) and removes everything it made.\n\n"
+		   "Lab options:\n");
+	for (i = 0; i < NDESCS; i++) {
+		char left[64];
+
+		if (descs[i].sc)
+			snprintf(left, sizeof(left), "  -%c, --%s%s%s", descs[i].sc,
+				 descs[i].lname, descs[i].meta ? " " : "",
+				 descs[i].meta ? descs[i].meta : "");
+		else
+			snprintf(left, sizeof(left), "      --%s%s%s", descs[i].lname,
+				 descs[i].meta ? " " : "", descs[i].meta ? descs[i].meta : "");
+		fprintf(f, "%-28s %s", left, descs[i].help);
+		if (descs[i].def && strcmp(descs[i].def, "0"))
+			fprintf(f, " [%s]", descs[i].def);
+		fputc('\n', f);
+	}
+	fprintf(f, "\nTopologies:\n");
+	for (t = xp_lab_topos(); t->name; t++)
+		fprintf(f, "  %-10s %s\n", t->name, t->what);
+	fprintf(f, "\nTest options (see xperf --help) pass through to every test: -l, -m, -M,\n"
+		   "-P (RR tests), -T, -w, --nodelay, -6, --json ...  Exit status: 0 every row\n"
+		   "measured, 1 a row failed or is unsupported here (or no root, or\n"
+		   "interrupted), 2 usage error.\n");
+}

@@ -1,0 +1,56 @@
+/* The lab's result: one row per topology and test, printed as one
+ * comparison table or as one JSON document. */
+#ifndef XP_LAB_REPORT_H
+#define XP_LAB_REPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "client/client.h"
+#include "lab/opts.h"
+
+enum xp_lab_status {
+	XP_ROW_OK,          /* measured */
+	XP_ROW_UNSUPPORTED, /* the kernel lacks a feature the topology needs */
+	XP_ROW_FAILED,      /* set-up or test failed */
+	XP_ROW_SKIPPED,     /* not run: the lab was interrupted first */
+};
+
+struct xp_lab_row {
+	const char *topology;
+	int test;
+	enum xp_lab_status status;
+	char msg[400];             /* why, when not OK */
+	char feature[128];         /* unsupported: what is missing */
+	int stream;                /* throughput columns apply */
+	double gbps1, gbps_multi;  /* received, Gbit/s */
+	uint32_t multi;            /* flows of the multi-flow run, 0: none */
+	int rr;                    /* rate and latency columns apply */
+	uint64_t transactions;
+	double tps, p50_us, p99_us;
+	uint32_t flows;            /* flows of the RR run */
+	uint64_t errors;           /* recoverable socket errors, both ends */
+};
+
+#define XP_LAB_ROWS_MAX (XP_LAB_TOPOS_MAX * XP_LAB_TESTS_MAX)
+
+struct xp_lab_report {
+	unsigned id;               /* run id: names are xperf-<id>-* */
+	struct xp_lab_row row[XP_LAB_ROWS_MAX];
+	int n;
+	int interrupted;
+	char teardown_error[320];  /* "" unless removing something failed */
+};
+
+/* Fill a row's columns from a finished test. multi: this was the
+ * multi-flow run of a stream test. */
+void xp_lab_row_fill(struct xp_lab_row *row, const struct xp_client_result *r,
+		     int multi);
+/* Rows not OK. */
+int xp_lab_failed_rows(const struct xp_lab_report *rep);
+
+void xp_lab_table(FILE *f, const struct xp_lab_cfg *c, const struct xp_lab_report *rep);
+/* One JSON document; 0, or -1 if it could not be built. */
+int xp_lab_json(FILE *f, const struct xp_lab_cfg *c, const struct xp_lab_report *rep);
+
+#endif
