@@ -434,6 +434,43 @@ START_TEST(test_stddev_no_cancellation)
 }
 END_TEST
 
+/* Interval reports: (first + second) - first == second, bucket by bucket. */
+START_TEST(test_diff)
+{
+	struct xp_hist *a = xp_hist_new(), *b = xp_hist_new(), *both = xp_hist_new();
+	struct xp_hist *d = xp_hist_new();
+	uint64_t v;
+	uint32_t i;
+
+	for (v = 1000; v < 200000; v += 997)
+		xp_hist_add(a, v);
+	for (v = 5000; v < 90000; v += 331)
+		xp_hist_add(b, v * 3);
+	xp_hist_merge(both, a);
+	xp_hist_merge(both, b);
+	xp_hist_diff(d, both, a);
+	ck_assert_uint_eq(xp_hist_count(d), xp_hist_count(b));
+	for (i = 0; i < xp_hist_buckets(); i++)
+		ck_assert_uint_eq(xp_hist_bucket_count(d, i), xp_hist_bucket_count(b, i));
+	ck_assert_double_eq_tol(xp_hist_mean(d), xp_hist_mean(b), 1e-9 * xp_hist_mean(b));
+	ck_assert_double_eq_tol(xp_hist_stddev(d), xp_hist_stddev(b), 1e-6 * xp_hist_stddev(b));
+	ck_assert_double_eq_tol(xp_hist_percentile(d, 99), xp_hist_percentile(b, 99),
+				0.01 * xp_hist_percentile(b, 99));
+	ck_assert_uint_le(xp_hist_min(d), xp_hist_min(b));
+	ck_assert_uint_ge(xp_hist_max(d), xp_hist_max(b));
+	xp_hist_diff(d, a, a);
+	ck_assert_uint_eq(xp_hist_count(d), 0);
+	ck_assert_uint_eq(xp_hist_min(d), 0);
+	xp_hist_copy(d, both);
+	ck_assert_uint_eq(xp_hist_count(d), xp_hist_count(both));
+	ck_assert_uint_eq(xp_hist_max(d), xp_hist_max(both));
+	xp_hist_free(a);
+	xp_hist_free(b);
+	xp_hist_free(both);
+	xp_hist_free(d);
+}
+END_TEST
+
 START_TEST(test_bucket_count_export)
 {
 	struct xp_hist *h = new_hist();
@@ -474,6 +511,7 @@ static Suite *hist_suite(void)
 	tcase_add_test(tc, test_mean_stddev);
 	tcase_add_test(tc, test_stddev_no_cancellation);
 	tcase_add_test(tc, test_bucket_count_export);
+	tcase_add_test(tc, test_diff);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -118,6 +118,16 @@ START_TEST(invalid)
 		{ { "--remote-cpus", "a" }, "--remote-cpus" },
 		{ { "-1" }, "server options" },
 		{ { "-c", "h", "junk" }, "unexpected argument" },
+		{ { "-t", "TCP_RR", "-b", "1G" }, "stream tests" },
+		{ { "-t", "TCP_STREAM", "--rate", "100" }, "TCP_RR and UDP_RR" },
+		{ { "-t", "TCP_CRR", "--burst", "4" }, "TCP_CRR use -P" },
+		{ { "-t", "TCP_RR", "--no-gso" }, "UDP_STREAM" },
+		{ { "-t", "UDP_STREAM", "-Z" }, "TCP_STREAM and TCP_MAERTS" },
+		{ { "-t", "UDP_RR", "--burst", "200" }, "at most 128" },
+		{ { "-t", "TCP_RR", "--rate", "10", "-P", "20" }, "per flow" },
+		{ { "--nagle", "--nodelay" }, "exclude" },
+		{ { "-b", "fast" }, "invalid rate" },
+		{ { "-i", "0" }, "--interval" },
 	};
 	size_t i;
 
@@ -125,7 +135,8 @@ START_TEST(invalid)
 		const struct bad *c = &cases[i];
 		struct xp_opts o;
 		struct xp_err e;
-		int rc = parse(&o, &e, c->args[0], c->args[1], c->args[2], c->args[3], NULL);
+		int rc = parse(&o, &e, c->args[0], c->args[1], c->args[2], c->args[3],
+			       c->args[4], c->args[5], NULL);
 
 		ck_assert_msg(rc == -1, "case %zu (%s) accepted", i, c->args[0]);
 		ck_assert_msg(strstr(e.msg, c->msg), "case %zu: '%s' lacks '%s'", i, e.msg, c->msg);
