@@ -47,33 +47,6 @@ static void zc_reap(struct xp_flow *f)
 	}
 }
 
-/* Pacing: may this flow send now?  If not, it sleeps until its slot.
- * Gaps shorter than SPIN_NS are waited out on the CPU, since a timer
- * wake-up costs more than that here. */
-#define SPIN_NS 20000ull
-
-static int tx_pace(struct xp_flow *f)
-{
-	struct xp_worker *w = f->w;
-	uint64_t now;
-
-	if (!w->run->rate_bps)
-		return 1;
-	now = xp_now_ns();
-	/* the first send at half its own time: the bytes sent by any moment t
-	 * then stay within half a send of rate x t */
-	if (!f->next_send)
-		f->next_send = now + xp_pace_ns(w->run->req, w->run->rate_bps) / 2;
-	while (f->next_send > now) {
-		if (f->next_send - now > SPIN_NS) {
-			xp_flow_sleep_until(f, f->next_send);
-			return 0;
-		}
-		now = xp_now_ns();
-	}
-	return 1;
-}
-
 static void tx_sent(struct xp_flow *f, uint64_t n)
 {
 	struct xp_worker *w = f->w;
@@ -98,7 +71,7 @@ static void tx_io(struct xp_flow *f, uint32_t events)
 	for (i = 0; i < SENDS_PER_EVENT; i++) {
 		ssize_t n;
 
-		if (!tx_pace(f))
+		if (!xp_flow_pace(f, len))
 			return;
 		n = send(f->fd, w->txbuf, len, flags);
 		if (n > 0) {

@@ -39,7 +39,6 @@
 #define RX_VLEN 16         /* messages per recvmmsg */
 #define GRO_BUF 65536      /* a GRO message holds up to 64 KiB */
 #define CALLS_PER_EVENT 16
-#define SPIN_NS 20000ull   /* pacing gaps shorter than this are spun */
 
 struct xp_mmsg {
 	struct mmsghdr msgs[MAX_SEGS];
@@ -126,26 +125,6 @@ static uint32_t batch_size(const struct xp_worker *w, int gso)
 	if (w->run->rate_bps && w->run->pace_burst < n)
 		n = w->run->pace_burst;
 	return n ? n : 1;
-}
-
-static int pace_ok(struct xp_flow *f, uint64_t burst_bytes)
-{
-	struct xp_worker *w = f->w;
-	uint64_t now;
-
-	if (!w->run->rate_bps)
-		return 1;
-	now = xp_now_ns();
-	if (!f->next_send)
-		f->next_send = now + xp_pace_ns(burst_bytes, w->run->rate_bps) / 2;
-	while (f->next_send > now) {
-		if (f->next_send - now > SPIN_NS) {
-			xp_flow_sleep_until(f, f->next_send);
-			return 0;
-		}
-		now = xp_now_ns();
-	}
-	return 1;
 }
 
 static void sent(struct xp_flow *f, uint32_t dgrams)
@@ -239,7 +218,7 @@ static void tx_io(struct xp_flow *f, uint32_t events)
 	for (i = 0; i < CALLS_PER_EVENT && r > 0; i++) {
 		uint32_t n = batch_size(w, f->phase);
 
-		if (!pace_ok(f, (uint64_t)n * w->run->req))
+		if (!xp_flow_pace(f, (uint64_t)n * w->run->req))
 			return;
 		r = f->phase ? send_gso(f, n) : send_batch(f, n);
 	}

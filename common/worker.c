@@ -18,6 +18,7 @@
 #include "common/clock.h"
 #include "common/cpu.h"
 #include "common/engines.h"
+#include "common/pace.h"
 #include "common/seqwin.h"
 #include "proto/msg.h"
 
@@ -458,6 +459,27 @@ void xp_spin_until(uint64_t when)
 {
 	while (xp_now_ns() < when)
 		;
+}
+
+#define PACE_SPIN_NS 20000ull
+
+int xp_flow_pace(struct xp_flow *f, uint64_t bytes)
+{
+	uint64_t rate = f->w->run->rate_bps, now;
+
+	if (!rate)
+		return 1;
+	now = xp_now_ns();
+	if (!f->next_send)
+		f->next_send = now + xp_pace_ns(bytes, rate) / 2;
+	while (f->next_send > now) {
+		if (f->next_send - now > PACE_SPIN_NS) {
+			xp_flow_sleep_until(f, f->next_send);
+			return 0;
+		}
+		now = xp_now_ns();
+	}
+	return 1;
 }
 
 /* Wake every flow whose time has come.  A flow finished while asleep is

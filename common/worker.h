@@ -201,6 +201,12 @@ void xp_flow_sleep_until(struct xp_flow *f, uint64_t when);
 #define XP_WAKE_EARLY_NS 100000ull
 void xp_flow_sleep_precise(struct xp_flow *f, uint64_t when);
 void xp_spin_until(uint64_t when);
+/* Pacing (-b): 1 if the flow may send a burst of `bytes` now; 0 if it was
+ * put to sleep until its slot (gaps under 20 us are spun instead).  The
+ * first slot comes after half a burst's time, so the bytes sent by any
+ * moment t stay within half a burst of rate x t.  After sending, advance
+ * f->next_send by xp_pace_ns(bytes sent). */
+int xp_flow_pace(struct xp_flow *f, uint64_t bytes);
 int xp_flow_watch(struct xp_flow *f, uint32_t events);
 void xp_flow_finish(struct xp_flow *f);   /* close, mark done */
 void xp_flow_fail(struct xp_flow *f, int errnum);
