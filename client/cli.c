@@ -10,6 +10,7 @@
 #include "client/report_live.h"
 #include "client/slo_eval.h"
 #include "common/exitcodes.h"
+#include "common/hist.h"
 #include "common/stats.h"
 #include "proto/msg.h"
 
@@ -131,8 +132,12 @@ static void json_runs(const struct xp_cli *c, const struct runs *rs, const struc
 	xp_json_obj_open(&j, NULL);
 	xp_report_json_start(&j, c->o, &rs->r[0], "start");
 	xp_json_arr_open(&j, "runs");
-	for (i = 0; i < rs->n; i++)
-		xp_report_json_end(&j, c->o, &rs->r[i], &c->slo, NULL);
+	for (i = 0; i < rs->n; i++) {
+		xp_json_obj_open(&j, NULL);
+		xp_report_json_intervals(&j, &rs->r[i]);
+		xp_report_json_end(&j, c->o, &rs->r[i], &c->slo, "end");
+		xp_json_obj_close(&j);
+	}
 	xp_json_arr_close(&j);
 	xp_json_obj_open(&j, "iterations");
 	xp_json_u64(&j, "count", rs->n);
@@ -154,6 +159,22 @@ static void json_runs(const struct xp_cli *c, const struct runs *rs, const struc
 	xp_json_free(&j);
 }
 
+/* --histogram: every run's round trips together. */
+static int write_histogram(const struct xp_cli *c, const struct runs *rs, struct xp_err *err)
+{
+	struct xp_hist *all = xp_hist_new();
+	unsigned i;
+	int rc;
+
+	if (!all)
+		return xp_err_set(err, "--histogram: out of memory");
+	for (i = 0; i < rs->n; i++)
+		xp_hist_merge(all, rs->r[i].hist);
+	rc = xp_report_histogram(c->o->histogram, all, err);
+	xp_hist_free(all);
+	return rc;
+}
+
 static int finish(const struct xp_cli *c, struct runs *rs, struct xp_err *err)
 {
 	struct xp_stats st;
@@ -169,8 +190,7 @@ static int finish(const struct xp_cli *c, struct runs *rs, struct xp_err *err)
 		xp_report_json_slo(stdout, c->o, &rs->r[0], &c->slo);
 	else if (rs->n > 1 && !c->o->json_stream)
 		human_summary(c, rs, &st);
-	if (c->o->histogram &&
-	    xp_report_histogram(c->o->histogram, rs->r[rs->n - 1].hist, err)) {
+	if (c->o->histogram && write_histogram(c, rs, err)) {
 		fprintf(stderr, "xperf: %s\n", err->msg);
 		return XP_EXIT_FAIL;
 	}

@@ -450,6 +450,8 @@ static int run_test(struct client *cl, struct xp_client_result *r, struct xp_err
 		return -1;
 	r->srv = m.u.result;
 	remote_tcp(r);
+	if (!r->warning[0] && r->srv.warning[0])
+		snprintf(r->warning, sizeof(r->warning), "server: %s", r->srv.warning);
 	return 0;
 }
 

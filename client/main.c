@@ -14,6 +14,7 @@
 #include "client/cli.h"
 #include "client/client.h"
 #include "client/report.h"
+#include "client/report_live.h"
 #include "common/clock.h"
 #include "common/cpu.h"
 #include "common/exitcodes.h"
@@ -22,14 +23,29 @@
 #include "lab/lab.h"
 #include "server/server.h"
 
+/* Usage errors are reported in the format asked for, even when the
+ * command line did not parse: 1 --json, 2 --json-stream, 0 text. */
 static int wants_json(int argc, char **argv)
 {
 	int i;
 
-	for (i = 1; i < argc; i++)
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--json-stream"))
+			return 2;
 		if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "-J"))
 			return 1;
+	}
 	return 0;
+}
+
+static int usage_error(int json, const char *msg)
+{
+	if (json == 2)
+		xp_stream_error(stdout, msg);
+	else if (json)
+		xp_report_json_error(stdout, NULL, msg);
+	fprintf(stderr, "xperf: %s (see xperf --help)\n", msg);
+	return XP_EXIT_USAGE;
 }
 
 /* SIGINT/SIGTERM are read from a signalfd by whoever waits, never handled
@@ -165,12 +181,8 @@ static int run_client(const struct xp_opts *o)
 	uint16_t port = (uint16_t)o->port;
 	int sigfd, rc;
 
-	if (xp_cli_prepare(o, &cli, &err)) {
-		if (o->json || o->json_stream)
-			xp_report_json_error(stdout, NULL, err.msg);
-		fprintf(stderr, "xperf: %s (see xperf --help)\n", err.msg);
-		return XP_EXIT_USAGE;
-	}
+	if (xp_cli_prepare(o, &cli, &err))
+		return usage_error(o->json_stream ? 2 : o->json, err.msg);
 	sigfd = signal_fd();
 	if (!host) {
 		if (embedded(o, &srv, &thr, cpus, sizeof(cpus), &err))
@@ -206,12 +218,8 @@ int main(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "lab"))
 		return xp_lab_main(argc - 1, argv + 1);
 	raise_fd_limit();
-	if (xp_opts_parse(&o, argc, argv, &err)) {
-		if (wants_json(argc, argv))
-			xp_report_json_error(stdout, NULL, err.msg);
-		fprintf(stderr, "xperf: %s (see xperf --help)\n", err.msg);
-		return XP_EXIT_USAGE;
-	}
+	if (xp_opts_parse(&o, argc, argv, &err))
+		return usage_error(wants_json(argc, argv), err.msg);
 	if (o.help) {
 		xp_opts_usage(stdout, "xperf");
 		return XP_EXIT_OK;

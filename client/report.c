@@ -53,6 +53,28 @@ static void stream_sides(const struct xp_client_result *r, struct sides *s)
 	}
 }
 
+/* RR tests: requests out, requests in at the server, both over the
+ * client's duration. */
+static void sides_of(const struct xp_client_result *r, struct sides *s)
+{
+	if (!is_rr(r->test)) {
+		stream_sides(r, s);
+		return;
+	}
+	s->sent = r->c.bytes_sent;
+	s->sent_ns = r->elapsed_ns;
+	s->recv = r->srv.bytes_received;
+	s->recv_ns = r->elapsed_ns;
+}
+
+double xp_report_received_bps(const struct xp_client_result *r)
+{
+	struct sides s;
+
+	sides_of(r, &s);
+	return per_sec(s.recv, s.recv_ns) * 8;
+}
+
 static uint64_t udp_lost(const struct xp_client_result *r)
 {
 	if (r->test == XP_UDP_RR)
@@ -410,7 +432,7 @@ static void json_tcp(struct xp_json *j, const struct xp_client_result *r)
 	xp_json_obj_close(j);
 }
 
-static void json_intervals(struct xp_json *j, const struct xp_client_result *r)
+void xp_report_json_intervals(struct xp_json *j, const struct xp_client_result *r)
 {
 	uint32_t i;
 
@@ -430,14 +452,7 @@ void xp_report_json_end(struct xp_json *j, const struct xp_opts *o,
 	struct sides s;
 
 	xp_json_obj_open(j, key);
-	if (is_rr(r->test)) {
-		s.sent = r->c.bytes_sent;
-		s.sent_ns = r->elapsed_ns;
-		s.recv = r->srv.bytes_received;
-		s.recv_ns = r->elapsed_ns;
-	} else {
-		stream_sides(r, &s);
-	}
+	sides_of(r, &s);
 	json_sum(j, "sum_sent", s.sent, s.sent_ns);
 	json_sum(j, "sum_received", s.recv, s.recv_ns);
 	if (is_rr(r->test))
@@ -502,7 +517,7 @@ int xp_report_json_slo(FILE *f, const struct xp_opts *o, const struct xp_client_
 	xp_json_init(&j, 1);
 	xp_json_obj_open(&j, NULL);
 	xp_report_json_start(&j, o, r, "start");
-	json_intervals(&j, r);
+	xp_report_json_intervals(&j, r);
 	xp_report_json_end(&j, o, r, slo, "end");
 	xp_json_obj_close(&j);
 	return emit(f, &j);

@@ -23,6 +23,10 @@ void xp_report_json_start(struct xp_json *j, const struct xp_opts *o,
 void xp_report_json_end(struct xp_json *j, const struct xp_opts *o,
 			const struct xp_client_result *r, const struct xp_slo *slo,
 			const char *key);
+/* "intervals": [...] when there were interval reports. */
+void xp_report_json_intervals(struct xp_json *j, const struct xp_client_result *r);
+/* end.sum_received.bits_per_second: what the receiver got, on its clock. */
+double xp_report_received_bps(const struct xp_client_result *r);
 /* {"error": msg} (plus "start" parameters) on f. */
 void xp_report_json_error(FILE *f, const struct xp_opts *o, const char *msg);
 

@@ -2,6 +2,7 @@
 
 #include <stdio.h>
 
+#include "client/report.h"
 #include "common/hist.h"
 #include "proto/msg.h"
 
@@ -24,15 +25,6 @@ int xp_slo_available(const struct xp_slo_bound *b, int test)
 	if (b->metric == XP_SLO_RETRANSMITS)
 		return !udp && test != XP_TCP_CRR;
 	return b->metric == XP_SLO_THROUGHPUT;
-}
-
-static double received_bps(const struct xp_client_result *r)
-{
-	uint64_t bytes = r->test == XP_TCP_MAERTS ? r->c.bytes_recv : r->srv.bytes_received;
-	uint64_t ns = r->test == XP_TCP_MAERTS ? r->rx_elapsed_ns
-		      : r->srv.elapsed_ns ? r->srv.elapsed_ns : r->elapsed_ns;
-
-	return ns ? (double)bytes * 8e9 / (double)ns : 0;
 }
 
 static double loss_pct(const struct xp_client_result *r)
@@ -74,7 +66,7 @@ int xp_slo_value(const struct xp_slo_bound *b, const struct xp_client_result *r,
 	} else if (b->metric == XP_SLO_RATE) {
 		*v = r->elapsed_ns ? (double)r->c.transactions * 1e9 / (double)r->elapsed_ns : 0;
 	} else if (b->metric == XP_SLO_THROUGHPUT) {
-		*v = received_bps(r);
+		*v = xp_report_received_bps(r);
 	} else if (b->metric == XP_SLO_LOSS) {
 		*v = loss_pct(r);
 	} else {

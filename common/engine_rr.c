@@ -35,6 +35,7 @@ static void cli_tx(struct xp_flow *f)
 
 		if (n > 0) {
 			f->txoff -= (uint64_t)n;
+			f->bytes += (uint64_t)n;
 			w->c.bytes_sent += (uint64_t)n;
 			continue;
 		}
@@ -141,6 +142,7 @@ static void cli_io(struct xp_flow *f, uint32_t events)
 	n = recv(f->fd, w->buf, chunk(w, f->rcount * rsp - f->rxoff), 0);
 	if (n > 0) {
 		f->rxoff += (uint64_t)n;
+		f->bytes += (uint64_t)n;
 		w->c.bytes_recv += (uint64_t)n;
 		while (f->rxoff >= rsp && f->fd >= 0) {
 			f->rxoff -= rsp;

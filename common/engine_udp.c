@@ -133,6 +133,7 @@ static void sent(struct xp_flow *f, uint32_t dgrams)
 	uint64_t bytes = (uint64_t)dgrams * w->run->req;
 
 	f->seq += dgrams;
+	f->bytes += bytes;
 	w->c.dgrams_sent += dgrams;
 	w->c.bytes_sent += bytes;
 	if (w->run->rate_bps)
@@ -157,6 +158,7 @@ static int send_gso(struct xp_flow *f, uint32_t n)
 	r = send(f->fd, w->txbuf, (size_t)n * w->run->req, MSG_DONTWAIT);
 	if (r >= 0) {
 		sent(f, n);
+		w->offloads |= XP_OFFLOAD_GSO;
 		return 1;
 	}
 	if (errno == EIO || errno == EINVAL || errno == EOPNOTSUPP || errno == EMSGSIZE) {
@@ -166,7 +168,6 @@ static int send_gso(struct xp_flow *f, uint32_t n)
 
 		setsockopt(f->fd, SOL_UDP, UDP_SEGMENT, &zero, sizeof(zero));
 		f->phase = 0;
-		w->offloads &= ~XP_OFFLOAD_GSO;
 		return 0;
 	}
 	if (errno == ECONNREFUSED || errno == ENOBUFS)
@@ -236,7 +237,6 @@ static void tx_add(struct xp_flow *f)
 	if (w->run->gso && batch_size(w, 1) > 1 &&
 	    setsockopt(f->fd, SOL_UDP, UDP_SEGMENT, &seg, sizeof(seg)) == 0) {
 		f->phase = 1;
-		w->offloads |= XP_OFFLOAD_GSO;
 	}
 }
 
@@ -284,6 +284,7 @@ static void rx_message(struct xp_flow *f, const uint8_t *p, size_t len, size_t g
 			continue;
 		}
 		w->c.bytes_recv += seg;
+		f->bytes += seg;
 		xp_seqwin_add(f->win, get_be64(p + off));
 	}
 }
@@ -401,8 +402,10 @@ static void rr_issue(struct xp_flow *f, uint32_t i)
 	f->rcount++;
 	w->c.dgrams_sent++;
 	n = send(f->fd, w->txbuf, w->run->req, MSG_DONTWAIT);
-	if (n >= 0)
+	if (n >= 0) {
 		w->c.bytes_sent += (uint64_t)n;
+		f->bytes += (uint64_t)n;
+	}
 	else if (soft_error(errno))
 		w->c.errors++;
 	else
@@ -499,6 +502,7 @@ static void rr_io(struct xp_flow *f, uint32_t events)
 			xp_hist_add(w->raw_hist, w->now - f->t0);
 		w->c.dgrams_recv++;
 		w->c.bytes_recv += (uint64_t)n;
+		f->bytes += (uint64_t)n;
 		w->c.transactions++;
 		f->trans++;
 		rr_release(f, (uint32_t)i);

@@ -335,7 +335,7 @@ void xp_opts_usage(FILE *f, const char *prog)
 			usage_line(f, &descs[i]);
 	}
 	fprintf(f, "\nSizes take K, M, G suffixes (x1024).  Exit status: 0 success, "
-		   "1 connection or test failure, 2 usage error.\n");
+		   "1 connection or test failure, 2 usage error, 3 an --slo bound missed.\n");
 }
 
 void xp_opts_list(FILE *f)

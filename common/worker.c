@@ -483,8 +483,9 @@ int xp_flow_pace(struct xp_flow *f, uint64_t bytes)
 }
 
 /* Wake every flow whose time has come.  A flow finished while asleep is
- * skipped: paced flows exist only in stream tests, where no flow memory is
- * reused after GO. */
+ * skipped: sleeping flows (paced streams, RR on a --rate schedule) are
+ * client flows or persistent server flows, whose memory is not reused
+ * after GO. */
 static void run_timers(struct xp_worker *w)
 {
 	while (w->ntimers && w->timers[0].when <= w->now) {

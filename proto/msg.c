@@ -93,6 +93,7 @@ static const struct field_desc result_fields[] = {
 	U64(24, result.tcp_cwnd_max),
 	U64(25, result.tcp_mss),
 	U64(26, result.tcp_delivery_rate_bps),
+	STR(27, result.warning),
 };
 
 /* Frozen across all versions: code is tag 1, text is tag 2. */

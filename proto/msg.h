@@ -99,6 +99,7 @@ struct xp_msg_result {
 	uint64_t tcp_flows, tcp_retrans;
 	uint64_t tcp_rtt_ns_mean, tcp_rttvar_ns_mean, tcp_rtt_us_max;
 	uint64_t tcp_cwnd_min, tcp_cwnd_max, tcp_mss, tcp_delivery_rate_bps;
+	char warning[XP_MSG_STR_MAX + 1]; /* first recoverable error a worker saw */
 };
 
 #define XP_OFFLOAD_GRO 1u

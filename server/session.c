@@ -235,6 +235,9 @@ static void fill_result(struct xp_session *s, const struct xp_cpu_snap *a,
 		r->zc_completions += w->c.zc_completions;
 		r->zc_copied += w->c.zc_copied;
 		r->offloads |= w->offloads;
+		if (!r->warning[0] && w->errmsg[0])
+			snprintf(r->warning, sizeof(r->warning), "%.*s",
+				 (int)sizeof(r->warning) - 1, w->errmsg);
 		if (w->t_go && (!t_go || w->t_go < t_go))
 			t_go = w->t_go;
 		if (w->t_end > t_end)
@@ -301,6 +304,9 @@ static int run(struct xp_session *s, struct xp_err *err)
 	fill_result(s, &a, &b, &m.u.result);
 	if (send_msg(s, &m, err))
 		return -1;
+	if (m.u.result.warning[0])
+		xp_log(s->cfg->log, "%s: %s: %s", s->peer, xp_test_name(s->run.test),
+		       m.u.result.warning);
 	if (s->cfg->verbose)
 		xp_log(s->cfg->log, "%s: %s done: %llu flows, %llu bytes received, "
 		       "%llu transactions", s->peer, xp_test_name(s->run.test),

@@ -45,7 +45,9 @@ check "$TMP/zcm.json" 'e["server"]["zerocopy"]["completions"] > 0' "server zeroc
 run tpace -t TCP_STREAM -l 2 -b 20M -m 16K
 check "$TMP/tpace.json" 'abs(e["sum_received"]["bits_per_second"] / 20e6 - 1) < 0.05' "TCP paced at 20 Mbit/s"
 run upace -t UDP_STREAM -l 2 -b 30M --pace-burst 4
-check "$TMP/upace.json" 'abs(e["sum_received"]["bits_per_second"] / 30e6 - 1) < 0.05' "UDP paced at 30 Mbit/s"
+# the pacer is judged by what it sent; a starved receiver may drop some
+check "$TMP/upace.json" 'abs(e["sum_sent"]["bits_per_second"] / 30e6 - 1) < 0.05' "UDP paced at 30 Mbit/s"
+check "$TMP/upace.json" 'e["sum_received"]["bytes"] <= e["sum_sent"]["bytes"]' "UDP paced: received <= sent"
 
 # RR burst: N outstanding, every one timed and answered
 run burst -t TCP_RR -l 1 --burst 8 -m 32

@@ -54,7 +54,7 @@ X -t TCP_RR -l 0.3 -I 3 --json >"$TMP/it.json" || fail "iterations"
 python3 -c '
 import json, statistics, sys
 d = json.load(open(sys.argv[1]))
-runs = [r["rr"]["transactions_per_second"] for r in d["runs"]]
+runs = [r["end"]["rr"]["transactions_per_second"] for r in d["runs"]]
 it = d["iterations"]
 assert len(runs) == 3 and it["count"] == 3, it
 assert abs(it["mean"] - statistics.mean(runs)) < 1e-6 * it["mean"], it
