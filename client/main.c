@@ -13,12 +13,14 @@
 
 #include "client/cli.h"
 #include "client/client.h"
+#include "client/netperf.h"
 #include "client/report.h"
 #include "client/report_live.h"
 #include "common/clock.h"
 #include "common/cpu.h"
 #include "common/exitcodes.h"
 #include "common/opts.h"
+#include "common/signals.h"
 #include "common/units.h"
 #include "lab/lab.h"
 #include "server/server.h"
@@ -46,21 +48,6 @@ static int usage_error(int json, const char *msg)
 		xp_report_json_error(stdout, NULL, msg);
 	fprintf(stderr, "xperf: %s (see xperf --help)\n", msg);
 	return XP_EXIT_USAGE;
-}
-
-/* SIGINT/SIGTERM are read from a signalfd by whoever waits, never handled
- * asynchronously; blocked before any thread starts so all inherit it. */
-static int signal_fd(void)
-{
-	sigset_t set;
-
-	signal(SIGPIPE, SIG_IGN);
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	pthread_sigmask(SIG_BLOCK, &set, NULL);
-	return signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
 }
 
 static void server_cfg(const struct xp_opts *o, struct xp_server_cfg *c)
@@ -123,7 +110,7 @@ static int run_server(const struct xp_opts *o)
 	/* the signalfd is made and watched in the process that serves: an
 	 * epoll registration made before fork() would not see the child's
 	 * signals */
-	if (daemonize(o, &cfg.log) || xp_server_watch_signals(s, signal_fd(), cfg.log)) {
+	if (daemonize(o, &cfg.log) || xp_server_watch_signals(s, xp_signal_fd(), cfg.log)) {
 		xp_server_close(s);
 		return XP_EXIT_FAIL;
 	}
@@ -183,7 +170,7 @@ static int run_client(const struct xp_opts *o)
 
 	if (xp_cli_prepare(o, &cli, &err))
 		return usage_error(o->json_stream ? 2 : o->json, err.msg);
-	sigfd = signal_fd();
+	sigfd = xp_signal_fd();
 	if (!host) {
 		if (embedded(o, &srv, &thr, cpus, sizeof(cpus), &err))
 			return xp_cli_fail(o, err.msg);
@@ -214,10 +201,15 @@ int main(int argc, char **argv)
 {
 	struct xp_opts o;
 	struct xp_err err;
+	const char *base = strrchr(argv[0], '/');
 
+	raise_fd_limit();
+	/* netperf's command line: under the name netperf, or on request */
+	if (!strcmp(base ? base + 1 : argv[0], "netperf") ||
+	    (argc > 1 && !strcmp(argv[1], "--netperf-args")))
+		return xp_netperf_main(argc, argv);
 	if (argc > 1 && !strcmp(argv[1], "lab"))
 		return xp_lab_main(argc - 1, argv + 1);
-	raise_fd_limit();
 	if (xp_opts_parse(&o, argc, argv, &err))
 		return usage_error(wants_json(argc, argv), err.msg);
 	if (o.help) {

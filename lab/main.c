@@ -4,6 +4,7 @@
  * signalfd, so a signal only ever ends a test early; the namespaces are
  * then removed as on any other exit. */
 #include "lab/lab.h"
+#include "common/signals.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -92,24 +93,6 @@ static const char *missing_cap(void)
 	if (!(eff & (1ull << CAP_SYS_ADMIN_BIT)))
 		return "CAP_SYS_ADMIN";
 	return NULL;
-}
-
-static int block_signals(void)
-{
-	sigset_t set;
-	int fd;
-
-	signal(SIGPIPE, SIG_IGN);
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	pthread_sigmask(SIG_BLOCK, &set, NULL);
-	fd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
-	/* Nobody would read them: let them kill us (--cleanup then helps). */
-	if (fd < 0)
-		pthread_sigmask(SIG_UNBLOCK, &set, NULL);
-	return fd;
 }
 
 /* The test options as shell words, for the commented commands. */
@@ -407,7 +390,7 @@ static int run(struct lab *l, int argc, char **argv)
 int xp_lab_main(int argc, char **argv)
 {
 	struct lab *l;
-	int rc, sigfd = block_signals();
+	int rc, sigfd = xp_signal_fd();
 
 	l = calloc(1, sizeof(*l));
 	if (!l) {

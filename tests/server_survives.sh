@@ -92,4 +92,12 @@ EXTRA_CLEANUP="kill $dpid 2>/dev/null"
 kill -0 "$dpid" || fail "daemon not running"
 ok_test "daemon"
 kill "$dpid"
+# SIGTERM ends the daemon (it may linger as a zombie of whoever adopted it)
+for _ in $(seq 30); do
+	state=$(awk '{print $3}' "/proc/$dpid/stat" 2>/dev/null)
+	[ -z "$state" ] || [ "$state" = Z ] && break
+	sleep 0.1
+done
+[ -z "$state" ] || [ "$state" = Z ] || fail "daemon still running 3 s after SIGTERM"
+EXTRA_CLEANUP=
 echo "server_survives: ok"

@@ -1,0 +1,234 @@
+/* netperf compatibility: xperf accepts netperf 2.7's command line and
+ * prints what netperf prints, so scripts written for netperf keep working
+ * against an `xperf -s` server.
+ *
+ * The parts:
+ *   client/netperf_args.c    netperf argv -> struct xp_np_cfg (which holds
+ *                            the struct xp_opts of the run); pure.
+ *   client/netperf_calc.c    throughput units, CPU, service demand, the
+ *                            -i/-I confidence loop and the value of every
+ *                            selector; pure.
+ *   client/netperf_out.c     the output selectors (one table: name, header
+ *                            lines, format, value field), their parsing,
+ *                            the -o/-k/-O printers and the banner.
+ *   client/netperf_classic.c the per-test tables netperf prints by default.
+ *   client/netperf_main.c    glue: socket-buffer probe, iterations, exit
+ *                            status.
+ * What netperf options mean here, and which are ignored, is in xperf(1),
+ * section NETPERF COMPATIBILITY. */
+#ifndef XP_NETPERF_H
+#define XP_NETPERF_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "client/client.h"
+#include "common/err.h"
+#include "common/opts.h"
+
+/* netperf's exit statuses. */
+#define XP_NP_EXIT_OK 0
+#define XP_NP_EXIT_USAGE 1
+#define XP_NP_EXIT_FAIL 255
+
+#define XP_NP_PORT 12865   /* netperf's default control port */
+#define XP_NP_BLOCKS 4     /* output lines (';'-separated groups) */
+#define XP_NP_PER_BLOCK 64 /* selectors per line */
+
+enum xp_np_mode {
+	XP_NP_CLASSIC = 0, /* the per-test tables of netperf's legacy tests */
+	XP_NP_CSV,         /* -o */
+	XP_NP_KEYVAL,      /* -k */
+	XP_NP_COLUMNS,     /* -O */
+};
+
+/* What to do after parsing, besides running a test. */
+enum xp_np_action {
+	XP_NP_RUN = 0,
+	XP_NP_HELP,     /* -h: usage on stdout, exit 1 as netperf does */
+	XP_NP_VERSION,  /* -V: exit 0 */
+	XP_NP_LIST_CSV, /* -o ? / -k ?: selectors comma-separated, exit 1 */
+	XP_NP_LIST_COLUMNS, /* -O ?: one selector a line, exit 1 */
+};
+
+/* The parsed netperf command line.  Strings point into argv or into buf;
+ * sizes of 0 mean "netperf's default" (filled by xp_np_fill_defaults). */
+struct xp_np_cfg {
+	int action;              /* enum xp_np_action */
+	/* global options */
+	const char *host;        /* -H, default "localhost" (or ::1 with -6) */
+	const char *local_host;  /* -L: shown in the banner only, or NULL */
+	char host_buf[256], local_buf[256];
+	int family;              /* AF_UNSPEC, AF_INET, AF_INET6 */
+	uint16_t port;           /* -p port[,lport] */
+	int test;                /* enum xp_test_type */
+	uint64_t length_ns;      /* -l */
+	char fmt;                /* -f: x (transactions) m k g b M K G B */
+	int local_cpu, remote_cpu;   /* -c, -C */
+	int local_bind, remote_bind; /* -T l,r; -1 = not bound */
+	int verbosity;           /* -v */
+	int headers;             /* -P */
+	const char *brand;       /* -B */
+	int iter_min, iter_max;  /* -i max,min (1,1 = no confidence loop) */
+	int conf_level;          /* -I level (95/99; 0 = not asked) */
+	double conf_width;       /* -I ,width as a fraction (0.05 = 5%) */
+	int result_conf_only;    /* -r */
+	int ncpus;               /* -n: local CPU count for service demand */
+	unsigned wait_secs;      /* -s: sleep before the test */
+	/* test-specific options (after --) */
+	uint64_t send_size, remote_send_size; /* -m local[,remote] send sizes */
+	uint64_t remote_recv_size, local_recv_size; /* -M (reported only) */
+	uint64_t req, rsp;       /* -r req,rsp */
+	uint64_t lss, lsr, rss, rsr; /* -s/-S requested socket buffers */
+	int nodelay;             /* -D */
+	int burst;               /* -b: requests beyond the first in flight */
+	char cong_buf[2][32];    /* -K local,remote (reported only, not set) */
+	char data_port[2][12];   /* -P local,remote (banner only) */
+	const char *uuid;        /* -u */
+	/* output */
+	enum xp_np_mode mode;
+	const char *sel_spec;    /* argument of -o/-k/-O; NULL = per-test default */
+	uint16_t sel[XP_NP_BLOCKS][XP_NP_PER_BLOCK];
+	int nsel[XP_NP_BLOCKS];
+	char command_line[1024]; /* argv joined by spaces (COMMAND_LINE) */
+	/* the xperf run */
+	struct xp_opts opts;
+	char cpus_buf[2][16];    /* --cpus / --remote-cpus from -T */
+};
+
+/* Parse netperf's argv (argv[0] is the program name; test options after
+ * "--").  0, or -1 with a usage message in err (exit status 1).  Options
+ * xperf cannot honour are accepted and recorded or ignored; see xperf(1).
+ * Fills cfg->opts for xp_client_run (client = host, port, test, sizes,
+ * buffers, CPUs, nodelay, burst).  Does not resolve selector files. */
+int xp_np_parse(struct xp_np_cfg *cfg, int argc, char **argv,
+		struct xp_err *err);
+
+/* netperf's size syntax: decimal, optional K/M/G (x1024) or k/m/g
+ * (x1000) suffix.  0 or -1. */
+int xp_np_parse_size(const char *s, const char *what, uint64_t *out,
+		     struct xp_err *err);
+
+/* Parse a selector list ("A,B;C D", case-insensitive, unknown names
+ * ignored, ';' or a newline starts the next output line, "all" = every
+ * selector) into cfg->sel.  Returns the number of known selectors. */
+int xp_np_select(struct xp_np_cfg *cfg, const char *spec);
+/* True if spec is a selector list rather than a file name, by netperf's
+ * rule: it holds ',' or ';', is "all", or is one known selector. */
+int xp_np_spec_is_list(const char *spec);
+/* netperf's default selection for the test (with -c/-C: CPU columns). */
+void xp_np_select_default(struct xp_np_cfg *cfg);
+
+/* Send size when -m is absent: netperf uses the sender's send socket
+ * buffer (capped at 65507 for UDP); lss/rss are what the kernel reports
+ * for the local/remote one. */
+void xp_np_fill_defaults(struct xp_np_cfg *cfg, uint64_t lss, uint64_t rss);
+
+/* Per-iteration figures, the ones netperf averages over -i iterations. */
+struct xp_np_measure {
+	double elapsed_s;
+	double thruput;          /* in cfg->fmt units per second */
+	double local_cpu, remote_cpu; /* host busy %, -1 when not asked */
+	double local_sd, remote_sd;   /* us per KB or per transaction, or -1 */
+};
+
+/* Environment a run's values depend on, found by the glue. */
+struct xp_np_env {
+	int ncpus_local, ncpus_remote;
+	uint64_t lss, lsr, rss, rsr; /* socket buffer sizes as reported */
+	const char *cong;            /* local default congestion control */
+	const char *uuid;            /* -u, or a random one */
+	const char *dest_numeric;    /* the server's address, numeric */
+	int dest_family;             /* AF_INET or AF_INET6 */
+};
+
+/* The outcome of all iterations. */
+struct xp_np_summary {
+	struct xp_np_measure mean;   /* of the iterations */
+	int iterations;
+	int confident;               /* the interval was reached (or not asked) */
+	double thruput_confid, local_cpu_confid, remote_cpu_confid; /* % width */
+	uint64_t transactions;       /* summed over iterations */
+	double elapsed_total_s;      /* summed over iterations */
+};
+
+/* netperf's unit names ("10^6bits", "KBytes", "Trans") and the rate of
+ * bytes over secs in those units. */
+const char *xp_np_units(char fmt);
+double xp_np_rate(char fmt, double bytes, double secs);
+
+/* One iteration's figures from its result.  Pure. */
+void xp_np_measure(const struct xp_np_cfg *cfg, const struct xp_np_env *env,
+		   const struct xp_client_result *r, struct xp_np_measure *m);
+
+/* Means and confidence over the first n iterations' figures (the caller
+ * adds transactions and elapsed_total_s).  Returns 1 while netperf would
+ * run another iteration: fewer than iter_min, or the interval is wider
+ * than conf_width and fewer than iter_max have run. */
+int xp_np_summarize(const struct xp_np_cfg *cfg, const struct xp_np_measure *m,
+		    int n, struct xp_np_summary *s);
+
+/* Everything printed, from the parsed options, the environment, the
+ * last iteration's result (hist merged over all) and the summary. */
+struct xp_np_run {
+	const struct xp_np_cfg *cfg;
+	const struct xp_np_env *env;
+	const struct xp_client_result *r;
+	const struct xp_np_summary *sum;
+};
+
+/* The value of every output selector for one run. */
+struct xp_np_vals {
+	const char *socket_type, *protocol, *direction, *units, *sd_units;
+	const char *local_cpu_method, *remote_cpu_method;
+	const char *local_cong, *remote_cong, *brand, *uuid, *command_line;
+	const char *source_port, *source_addr, *dest_port, *dest_addr;
+	long long source_family, dest_family;
+	long long lss_req, lss, lsr_req, lsr, rss_req, rss, rsr_req, rsr;
+	long long local_send_size, local_recv_size, remote_send_size,
+		remote_recv_size, req, rsp, burst;
+	long long conf_level, conf_iterations;
+	long long mss, local_retrans, remote_retrans;
+	long long local_bind, remote_bind, local_ncpus, remote_ncpus;
+	long long local_nodelay, remote_nodelay;
+	long long local_errors; /* failed sends (UDP_STREAM "Errors") */
+	long long min_lat, max_lat, p50_lat, p90_lat, p99_lat; /* us, -1: none */
+	unsigned long long local_send_calls, local_recv_calls,
+		remote_send_calls, remote_recv_calls;
+	unsigned long long local_bytes_sent, local_bytes_recvd,
+		remote_bytes_sent, remote_bytes_recvd;
+	double elapsed, thruput, local_send_tput, local_recv_tput,
+		remote_send_tput, remote_recv_tput;
+	double local_bytes_xferd, remote_bytes_xferd;
+	double local_bytes_per_send, local_bytes_per_recv,
+		remote_bytes_per_send, remote_bytes_per_recv;
+	double conf_interval, thruput_confid, local_cpu_confid, remote_cpu_confid;
+	double rt_latency, trans_rate;
+	double local_cpu, remote_cpu, local_sd, remote_sd;
+	double not_measured; /* -1: CPU user/system/... breakdown */
+	double mean_lat, stddev_lat;
+};
+void xp_np_vals_fill(const struct xp_np_run *run, struct xp_np_vals *v);
+
+/* The "MIGRATED TCP STREAM TEST from ..." line (-P 1). */
+void xp_np_print_banner(FILE *f, const struct xp_np_cfg *cfg,
+			const struct xp_np_env *env);
+/* The classic per-test table (netperf_classic.c). */
+void xp_np_print_classic(FILE *f, const struct xp_np_run *run,
+			 const struct xp_np_vals *v);
+/* The result in cfg->mode (and the not-confident warning, classic). */
+void xp_np_print_result(FILE *f, const struct xp_np_run *run);
+/* Known selector names: CSV on one line, or one per line. */
+void xp_np_list_selectors(FILE *f, int csv);
+void xp_np_usage(FILE *f, const char *prog);
+
+/* Selector table lookups (case-insensitive); -1 if unknown. */
+int xp_np_selector_find(const char *name);
+const char *xp_np_selector_name(int id);
+int xp_np_selector_count(void);
+
+/* Entry point from main(): argv as given to main (argv[1] may be
+ * "--netperf-args").  Returns the process exit status. */
+int xp_netperf_main(int argc, char **argv);
+
+#endif

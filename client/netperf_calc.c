@@ -1,0 +1,353 @@
+/* The numbers netperf derives from a run: throughput in the -f units,
+ * CPU utilisation, service demand, and the confidence loop of -i/-I.
+ *
+ * Service demand follows netperf's definition: the CPU time the whole
+ * host spent per unit of work, i.e. busy fraction x CPU count x elapsed
+ * microseconds / units, where a unit is a transaction when throughput
+ * is in transactions and a KB (1024 bytes) of data the client sent and
+ * received otherwise.  The busy fraction is host-wide (/proc/stat), as
+ * netperf's on Linux. */
+#include "client/netperf.h"
+
+#include <stddef.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "common/stats.h"
+#include "proto/msg.h"
+
+const char *xp_np_units(char fmt)
+{
+	switch (fmt) {
+	case 'x': return "Trans";
+	case 'B': return "Bytes";
+	case 'K': return "KBytes";
+	case 'M': return "MBytes";
+	case 'G': return "GBytes";
+	case 'b': return "10^0bits";
+	case 'k': return "10^3bits";
+	case 'g': return "10^9bits";
+	default: return "10^6bits";
+	}
+}
+
+double xp_np_rate(char fmt, double bytes, double secs)
+{
+	double div;
+
+	if (secs <= 0)
+		return 0;
+	switch (fmt) {
+	case 'B': div = 1; break;
+	case 'K': div = 1024; break;
+	case 'M': div = 1024.0 * 1024; break;
+	case 'G': div = 1024.0 * 1024 * 1024; break;
+	case 'b': div = 1 / 8.0; break;
+	case 'k': div = 1e3 / 8; break;
+	case 'g': div = 1e9 / 8; break;
+	default: div = 1e6 / 8; break;
+	}
+	return bytes / div / secs;
+}
+
+static int is_rr(int t)
+{
+	return t == XP_TCP_RR || t == XP_TCP_CRR || t == XP_UDP_RR;
+}
+
+static double ns_s(uint64_t ns)
+{
+	return (double)ns / 1e9;
+}
+
+/* Stream tests: what the receiver got, on the receiver's own clock
+ * (netperf divides the receiver's bytes by the sender's elapsed time,
+ * which includes draining the socket buffers). */
+static double stream_rate(char fmt, const struct xp_client_result *r)
+{
+	uint64_t ns;
+
+	if (r->test == XP_TCP_MAERTS) {
+		ns = r->rx_elapsed_ns ? r->rx_elapsed_ns : r->elapsed_ns;
+		return xp_np_rate(fmt, (double)r->c.bytes_recv, ns_s(ns));
+	}
+	ns = r->srv.elapsed_ns ? r->srv.elapsed_ns : r->elapsed_ns;
+	return xp_np_rate(fmt, (double)r->srv.bytes_received, ns_s(ns));
+}
+
+static double service_demand(double cpu_pct, int ncpus, double units, double secs)
+{
+	if (cpu_pct < 0 || units <= 0 || secs <= 0)
+		return -1;
+	return cpu_pct / 100 * ncpus * secs * 1e6 / units;
+}
+
+void xp_np_measure(const struct xp_np_cfg *cfg, const struct xp_np_env *env,
+		   const struct xp_client_result *r, struct xp_np_measure *m)
+{
+	double el = ns_s(r->elapsed_ns);
+	double xfer = (double)(r->c.bytes_sent + r->c.bytes_recv);
+	double units = cfg->fmt == 'x' ? (double)r->c.transactions : xfer / 1024;
+
+	m->elapsed_s = el;
+	if (cfg->fmt == 'x')
+		m->thruput = el > 0 ? (double)r->c.transactions / el : 0;
+	else if (is_rr(r->test))
+		m->thruput = xp_np_rate(cfg->fmt, xfer, el);
+	else
+		m->thruput = stream_rate(cfg->fmt, r);
+	m->local_cpu = cfg->local_cpu ? (double)r->cpu.host_busy_ppm / 1e4 : -1;
+	m->remote_cpu = cfg->remote_cpu ? (double)r->srv.host_busy_ppm / 1e4 : -1;
+	m->local_sd = service_demand(m->local_cpu, env->ncpus_local, units, el);
+	m->remote_sd = service_demand(m->remote_cpu, env->ncpus_remote, units, el);
+}
+
+/* Mean of one field over n measures, and the full width of its
+ * confidence interval in percent of the mean (netperf reports the width
+ * 2 x t x s/sqrt(n), not the half-width). */
+static double field(const struct xp_np_measure *m, int n, size_t off, int level,
+		    double *width_pct)
+{
+	double v[64];
+	struct xp_stats st;
+	int i;
+
+	if (n > 64)
+		n = 64;
+	for (i = 0; i < n; i++)
+		v[i] = *(const double *)((const char *)&m[i] + off);
+	*width_pct = 0;
+	if (xp_stats_compute(v, (size_t)n, level == 95 ? 95 : 99, &st))
+		return v[n - 1];
+	if (n > 1 && st.mean > 0)
+		*width_pct = 2 * st.ci_half / st.mean * 100;
+	return st.mean;
+}
+
+#define OFF(f) offsetof(struct xp_np_measure, f)
+
+int xp_np_summarize(const struct xp_np_cfg *cfg, const struct xp_np_measure *m,
+		    int n, struct xp_np_summary *s)
+{
+	double w = cfg->conf_width * 100, unused;
+	int lvl = cfg->conf_level, ok;
+
+	s->iterations = n;
+	s->mean.elapsed_s = field(m, n, OFF(elapsed_s), lvl, &unused);
+	s->mean.thruput = field(m, n, OFF(thruput), lvl, &s->thruput_confid);
+	s->mean.local_cpu = field(m, n, OFF(local_cpu), lvl, &s->local_cpu_confid);
+	s->mean.remote_cpu = field(m, n, OFF(remote_cpu), lvl, &s->remote_cpu_confid);
+	s->mean.local_sd = field(m, n, OFF(local_sd), lvl, &unused);
+	s->mean.remote_sd = field(m, n, OFF(remote_sd), lvl, &unused);
+	if (cfg->iter_max <= 1) {
+		s->confident = 1;
+		return 0;
+	}
+	ok = n > 1 && s->thruput_confid <= w;
+	if (!cfg->result_conf_only)
+		ok = ok && s->local_cpu_confid <= w && s->remote_cpu_confid <= w;
+	s->confident = ok;
+	return n < cfg->iter_min || (!ok && n < cfg->iter_max);
+}
+
+/* ---- the value of every selector ---- */
+
+static uint64_t div_ceil(uint64_t a, uint64_t b)
+{
+	return b ? (a + b - 1) / b : 0;
+}
+
+static long long size_or(uint64_t req, uint64_t dflt)
+{
+	return (long long)(req ? req : dflt);
+}
+
+/* Message sizes; -1 where the test has no such message. */
+static void fill_sizes(const struct xp_np_run *run, struct xp_np_vals *v)
+{
+	const struct xp_np_cfg *c = run->cfg;
+	const struct xp_np_env *e = run->env;
+	long long msg = (long long)c->opts.msg_size;
+
+	v->lss_req = c->lss ? (long long)c->lss : -1;
+	v->lsr_req = c->lsr ? (long long)c->lsr : -1;
+	v->rss_req = c->rss ? (long long)c->rss : -1;
+	v->rsr_req = c->rsr ? (long long)c->rsr : -1;
+	v->lss = (long long)e->lss;
+	v->lsr = (long long)e->lsr;
+	v->rss = (long long)e->rss;
+	v->rsr = (long long)e->rsr;
+	v->local_send_size = v->local_recv_size = -1;
+	v->remote_send_size = v->remote_recv_size = -1;
+	v->req = v->rsp = -1;
+	if (is_rr(c->test)) {
+		v->req = v->local_send_size = v->remote_recv_size = (long long)run->r->req;
+		v->rsp = v->remote_send_size = v->local_recv_size = (long long)run->r->rsp;
+	} else if (c->test == XP_TCP_MAERTS) {
+		v->remote_send_size = msg;
+		v->local_recv_size = size_or(c->local_recv_size, e->lsr);
+	} else {
+		v->local_send_size = msg;
+		v->remote_recv_size = size_or(c->remote_recv_size, e->rsr);
+	}
+	v->burst = c->burst;
+}
+
+/* netperf counts system calls; xperf counts messages: one per send size
+ * of TCP data, per datagram, per request or response. */
+static void fill_calls(const struct xp_np_run *run, struct xp_np_vals *v)
+{
+	const struct xp_client_result *r = run->r;
+
+	v->local_errors = (long long)r->c.errors;
+	switch (r->test) {
+	case XP_TCP_STREAM:
+		v->local_send_calls = div_ceil(r->c.bytes_sent, (uint64_t)v->local_send_size);
+		v->remote_recv_calls = div_ceil(r->srv.bytes_received,
+						(uint64_t)v->remote_recv_size);
+		break;
+	case XP_TCP_MAERTS:
+		v->remote_send_calls = div_ceil(r->srv.bytes_sent, (uint64_t)v->remote_send_size);
+		v->local_recv_calls = div_ceil(r->c.bytes_recv, (uint64_t)v->local_recv_size);
+		break;
+	case XP_UDP_STREAM:
+		v->local_send_calls = r->c.dgrams_sent;
+		v->remote_recv_calls = r->srv.datagrams_received;
+		break;
+	default:
+		v->local_send_calls = r->test == XP_UDP_RR ? r->c.dgrams_sent
+							   : r->c.transactions;
+		v->local_recv_calls = r->c.transactions;
+		v->remote_send_calls = v->remote_recv_calls = r->srv.transactions;
+		break;
+	}
+}
+
+static double per(double a, unsigned long long b)
+{
+	return b ? a / (double)b : 0;
+}
+
+static void fill_bytes(const struct xp_np_run *run, struct xp_np_vals *v)
+{
+	const struct xp_client_result *r = run->r;
+	char fmt = run->cfg->fmt == 'x' ? 'm' : run->cfg->fmt;
+	double el = ns_s(r->elapsed_ns);
+	double rel = r->srv.elapsed_ns ? ns_s(r->srv.elapsed_ns) : el;
+	double lrel = r->rx_elapsed_ns ? ns_s(r->rx_elapsed_ns) : el;
+
+	v->local_bytes_sent = r->c.bytes_sent;
+	v->local_bytes_recvd = r->c.bytes_recv;
+	v->remote_bytes_sent = r->srv.bytes_sent;
+	v->remote_bytes_recvd = r->srv.bytes_received;
+	v->local_bytes_xferd = (double)(r->c.bytes_sent + r->c.bytes_recv);
+	v->remote_bytes_xferd = (double)(r->srv.bytes_sent + r->srv.bytes_received);
+	v->local_send_tput = xp_np_rate(fmt, (double)r->c.bytes_sent, el);
+	v->local_recv_tput = xp_np_rate(fmt, (double)r->c.bytes_recv,
+					r->test == XP_TCP_MAERTS ? lrel : el);
+	v->remote_send_tput = xp_np_rate(fmt, (double)r->srv.bytes_sent, rel);
+	v->remote_recv_tput = xp_np_rate(fmt, (double)r->srv.bytes_received, rel);
+	v->local_bytes_per_send = per((double)r->c.bytes_sent, v->local_send_calls);
+	v->local_bytes_per_recv = per((double)r->c.bytes_recv, v->local_recv_calls);
+	v->remote_bytes_per_send = per((double)r->srv.bytes_sent, v->remote_send_calls);
+	v->remote_bytes_per_recv = per((double)r->srv.bytes_received, v->remote_recv_calls);
+}
+
+/* Whole microseconds, as netperf's histogram keeps them; -1 if none. */
+static void fill_latency(const struct xp_np_run *run, struct xp_np_vals *v)
+{
+	const struct xp_hist *h = run->r->hist;
+	const struct xp_np_summary *s = run->sum;
+	int burst = run->cfg->test == XP_TCP_CRR ? 0 : run->cfg->burst;
+
+	v->min_lat = v->max_lat = v->p50_lat = v->p90_lat = v->p99_lat = -1;
+	v->mean_lat = v->stddev_lat = -1;
+	v->rt_latency = v->trans_rate = -1;
+	if (is_rr(run->cfg->test) && s->transactions && s->elapsed_total_s > 0) {
+		v->trans_rate = (double)s->transactions / s->elapsed_total_s;
+		v->rt_latency = 1e6 / v->trans_rate * (1 + burst);
+	}
+	if (!h || !xp_hist_count(h))
+		return;
+	v->min_lat = (long long)(xp_hist_min(h) / 1000);
+	v->max_lat = (long long)(xp_hist_max(h) / 1000);
+	v->p50_lat = (long long)(xp_hist_percentile(h, 50) / 1000);
+	v->p90_lat = (long long)(xp_hist_percentile(h, 90) / 1000);
+	v->p99_lat = (long long)(xp_hist_percentile(h, 99) / 1000);
+	v->mean_lat = xp_hist_mean(h) / 1000;
+	v->stddev_lat = xp_hist_stddev(h) / 1000;
+}
+
+static void fill_cpu(const struct xp_np_run *run, struct xp_np_vals *v)
+{
+	const struct xp_np_cfg *c = run->cfg;
+	const struct xp_np_summary *s = run->sum;
+	int conf = c->iter_max > 1;
+
+	v->local_cpu = s->mean.local_cpu;
+	v->remote_cpu = s->mean.remote_cpu;
+	v->local_sd = s->mean.local_sd;
+	v->remote_sd = s->mean.remote_sd;
+	v->not_measured = -1;
+	v->local_cpu_method = v->remote_cpu_method = "S"; /* netperf: /proc/stat */
+	v->local_ncpus = run->env->ncpus_local;
+	v->remote_ncpus = run->env->ncpus_remote;
+	v->local_bind = c->local_bind;
+	v->remote_bind = c->remote_bind;
+	v->conf_level = c->conf_level;
+	v->conf_iterations = s->iterations;
+	v->conf_interval = conf ? c->conf_width * 100 : -1;
+	v->thruput_confid = conf ? s->thruput_confid : -1;
+	v->local_cpu_confid = conf ? s->local_cpu_confid : -1;
+	v->remote_cpu_confid = conf ? s->remote_cpu_confid : -1;
+}
+
+static void fill_tcp(const struct xp_np_run *run, struct xp_np_vals *v)
+{
+	const struct xp_client_result *r = run->r;
+	int tcp = run->cfg->test != XP_UDP_STREAM && run->cfg->test != XP_UDP_RR;
+
+	v->mss = tcp && r->tcp_local.flows ? (long long)r->tcp_local.mss : -1;
+	v->local_retrans = tcp && r->tcp_local.flows ? (long long)r->tcp_local.retrans : -1;
+	v->remote_retrans = tcp && r->tcp_remote.flows ? (long long)r->tcp_remote.retrans : -1;
+	v->local_nodelay = v->remote_nodelay = run->cfg->nodelay;
+	/* -K is not applied: the algorithm in use is the system default */
+	v->local_cong = tcp && run->env->cong ? run->env->cong : "";
+	v->remote_cong = "";
+}
+
+static void fill_names(const struct xp_np_run *run, struct xp_np_vals *v)
+{
+	const struct xp_np_cfg *c = run->cfg;
+	int udp = c->test == XP_UDP_STREAM || c->test == XP_UDP_RR;
+	int v6 = run->env->dest_family == AF_INET6;
+
+	v->socket_type = udp ? "Datagram" : "Stream";
+	v->protocol = udp ? "UDP" : "TCP";
+	v->direction = is_rr(c->test) ? "Send|Recv" : c->test == XP_TCP_MAERTS ? "Receive"
+										  : "Send";
+	v->units = xp_np_units(c->fmt);
+	v->sd_units = c->fmt == 'x' ? "usec/Tran" : "usec/KB";
+	v->brand = c->brand;
+	v->uuid = run->env->uuid;
+	v->command_line = c->command_line;
+	v->source_port = c->data_port[0][0] ? c->data_port[0] : "0";
+	v->dest_port = c->data_port[1][0] ? c->data_port[1] : "0";
+	v->source_addr = c->local_host ? c->local_host : v6 ? "::0" : "0.0.0.0";
+	v->dest_addr = c->host;
+	v->source_family = v->dest_family = v6 ? AF_INET6 : AF_INET;
+}
+
+void xp_np_vals_fill(const struct xp_np_run *run, struct xp_np_vals *v)
+{
+	memset(v, 0, sizeof(*v));
+	fill_names(run, v);
+	fill_sizes(run, v);
+	fill_calls(run, v);
+	fill_bytes(run, v);
+	fill_latency(run, v);
+	fill_cpu(run, v);
+	fill_tcp(run, v);
+	v->elapsed = run->sum->mean.elapsed_s;
+	v->thruput = run->sum->mean.thruput;
+}
