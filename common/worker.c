@@ -568,10 +568,13 @@ static int wait_events(struct xp_worker *w, struct epoll_event *ev, int slow)
 
 /* Direct mode: a worker with one request/response flow and nothing else
  * to watch skips epoll and lets the flow's recv block, as the leanest
- * blocking loop would, saving an epoll_wait per wake-up.  SO_RCVTIMEO
- * bounds each wait so commands, snapshots and UDP timeouts are still
- * seen; leaving restores the non-blocking socket. */
-#define DIRECT_WAIT_US 10000
+ * blocking loop would, saving an epoll_wait per wake-up.  Commands and
+ * snapshot requests are seen between transactions; SO_RCVTIMEO bounds a
+ * wait when nothing arrives (a silent peer, an abort, a lost UDP_RR
+ * request).  The bound is long on purpose: a short receive timeout arms
+ * a near timer on every wait, which cost 2-3% of the round-trip rate
+ * here.  Leaving restores the non-blocking socket and its epoll entry. */
+#define DIRECT_WAIT_NS XP_NS_PER_SEC
 
 static int direct_ok(const struct xp_worker *w)
 {
@@ -584,11 +587,18 @@ static int direct_ok(const struct xp_worker *w)
 static void direct_loop(struct xp_worker *w)
 {
 	struct xp_flow *f = w->live[0];
-	struct timeval tv = { 0, DIRECT_WAIT_US };
+	uint64_t wait = w->ticking && w->run->rr_timeout_ns < DIRECT_WAIT_NS
+			? w->run->rr_timeout_ns : DIRECT_WAIT_NS;
+	struct timeval tv = { (time_t)(wait / XP_NS_PER_SEC),
+			      (suseconds_t)(wait % XP_NS_PER_SEC / 1000) };
 	int fd = f->fd;
+
+	uint32_t events = f->events;
 
 	if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) || xp_set_nonblock(fd, 0))
 		return;
+	/* out of the epoll set too: its callback would run on every packet */
+	xp_flow_watch(f, 0);
 	w->direct = 1;
 	while (w->nlive == 1 && w->live[0] == f && !finished(w)) {
 		uint64_t before = w->c.transactions;
@@ -608,6 +618,7 @@ static void direct_loop(struct xp_worker *w)
 		xp_set_nonblock(fd, 1);
 		tv.tv_usec = 0;
 		setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+		xp_flow_watch(f, f->events ? f->events : events);
 	}
 }
 
