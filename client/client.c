@@ -413,6 +413,40 @@ static void collect(struct client *cl, struct xp_client_result *r)
 	r->threads = cl->nw;
 }
 
+/* The server's per-flow TCP_INFO messages, then its RESULT. */
+static int recv_result(struct client *cl, struct xp_client_result *r, struct xp_msg *m,
+		       struct xp_err *err)
+{
+	for (;;) {
+		struct xp_tcp_flow *n;
+
+		if (xp_ctl_recv(cl->ctl, m, CTL_MS + 10000, cl->peer, err))
+			return -1;
+		if (m->type != XP_MSG_TCPINFO)
+			break;
+		if (r->ntcp_remote_flows >= cl->run.flows)
+			continue; /* more than there were flows: ignore the rest */
+		n = realloc(r->tcp_remote_flows, (r->ntcp_remote_flows + 1) * sizeof(*n));
+		if (!n)
+			continue;
+		r->tcp_remote_flows = n;
+		n += r->ntcp_remote_flows++;
+		n->idx = (uint32_t)m->u.tcpinfo.flow;
+		n->retrans = (uint32_t)m->u.tcpinfo.retrans;
+		n->rtt_us = (uint32_t)m->u.tcpinfo.rtt_us;
+		n->rttvar_us = (uint32_t)m->u.tcpinfo.rttvar_us;
+		n->cwnd = (uint32_t)m->u.tcpinfo.cwnd;
+		n->mss = (uint32_t)m->u.tcpinfo.mss;
+		n->delivery_rate_bps = m->u.tcpinfo.delivery_rate_bps;
+	}
+	if (m->type == XP_MSG_ERROR)
+		return xp_err_set(err, "server %s: %s", cl->peer, m->u.error.text);
+	if (m->type != XP_MSG_RESULT)
+		return xp_err_set(err, "server %s: expected RESULT, got %s", cl->peer,
+				  xp_msg_type_name(m->type));
+	return 0;
+}
+
 /* GO .. duration .. STOP .. RESULT. */
 static int run_test(struct client *cl, struct xp_client_result *r, struct xp_err *err)
 {
@@ -446,7 +480,7 @@ static int run_test(struct client *cl, struct xp_client_result *r, struct xp_err
 	collect(cl, r);
 	if (!cl->ops->server_sends && send_stop(cl, r->c.dgrams_sent, err))
 		return -1;
-	if (recv_expect(cl, &m, XP_MSG_RESULT, CTL_MS + 10000, err))
+	if (recv_result(cl, r, &m, err))
 		return -1;
 	r->srv = m.u.result;
 	remote_tcp(r);
@@ -529,7 +563,8 @@ void xp_client_result_free(struct xp_client_result *r)
 	r->intervals = NULL;
 	r->nintervals = 0;
 	free(r->tcp_flows);
-	r->tcp_flows = NULL;
+	free(r->tcp_remote_flows);
+	r->tcp_flows = r->tcp_remote_flows = NULL;
 	xp_hist_free(r->hist);
 	xp_hist_free(r->raw_hist);
 	r->hist = r->raw_hist = NULL;

@@ -34,6 +34,8 @@ struct xp_client_result {
 	struct xp_tcp_totals tcp_local, tcp_remote; /* TCP_INFO totals */
 	struct xp_tcp_flow *tcp_flows; /* client's flows, one entry each */
 	uint32_t ntcp_flows;
+	struct xp_tcp_flow *tcp_remote_flows; /* the server's, from TCPINFO */
+	uint32_t ntcp_remote_flows;
 	struct xp_interval *intervals; /* -i: one per interval */
 	uint32_t nintervals;
 	int interrupted;          /* stopped early by a signal */

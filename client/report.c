@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "common/clock.h"
 #include "client/report_live.h"
@@ -91,6 +92,22 @@ static double pct(uint64_t part, uint64_t whole)
 static double remote_proc_pct(const struct xp_client_result *r)
 {
 	return pct(r->srv.cpu_user_us + r->srv.cpu_sys_us, r->elapsed_ns / 1000);
+}
+
+/* Service demand as netperf defines it: the host's busy CPU time during
+ * the test (busy fraction x CPUs x elapsed) per KB moved (stream tests, KB
+ * = 1024 bytes received) or per transaction (RR).  -1 when unknown. */
+static double service_demand(const struct xp_client_result *r, int remote)
+{
+	uint64_t ppm = remote ? r->srv.host_busy_ppm : r->cpu.host_busy_ppm;
+	double ncpus = remote ? (double)r->srv.ncpus : (double)sysconf(_SC_NPROCESSORS_ONLN);
+	double busy_us = (double)ppm / 1e6 * ncpus * (double)r->elapsed_ns / 1e3;
+	struct sides s;
+	double units;
+
+	sides_of(r, &s);
+	units = is_rr(r->test) ? (double)r->c.transactions : (double)s.recv / 1024;
+	return units > 0 && ncpus > 0 ? busy_us / units : -1;
 }
 
 static void human_bytes(char *buf, size_t len, uint64_t b)
@@ -190,6 +207,9 @@ void xp_report_human(FILE *f, const struct xp_opts *o, const struct xp_client_re
 		"%.1f%%); worker CPUs client [%s] server [%s]\n", r->cpu.proc_percent,
 		(double)r->cpu.host_busy_ppm / 1e4, remote_proc_pct(r),
 		(double)r->srv.host_busy_ppm / 1e4, r->local_cpus, r->srv.cpus);
+	fprintf(f, "  service demand client %.3f, server %.3f %s\n",
+		service_demand(r, 0), service_demand(r, 1),
+		is_rr(r->test) ? "us/transaction" : "us/KB");
 	if (!is_udp(r->test) && r->test != XP_TCP_CRR)
 		fprintf(f, "  tcp      retransmits client %llu, server %llu; rtt %.0f/%.0f us "
 			"(client/server mean); cwnd %llu-%llu; mss %llu\n",
@@ -241,7 +261,7 @@ void xp_report_json_start(struct xp_json *j, const struct xp_opts *o,
 	xp_json_obj_open(j, key);
 	xp_json_str_val(j, "version", "xperf " PACKAGE_VERSION);
 	xp_json_u64(j, "protocol_version", XP_PROTO_VERSION);
-	xp_json_i64(j, "timestamp", r ? r->start_time : (int64_t)time(NULL));
+	xp_json_i64(j, "timestamp_s", r ? r->start_time : (int64_t)time(NULL));
 	xp_json_obj_open(j, "test_start");
 	xp_json_str_val(j, "test", xp_test_name(o->test));
 	xp_json_str_val(j, "protocol", is_udp(o->test) ? "UDP" : "TCP");
@@ -254,20 +274,20 @@ void xp_report_json_start(struct xp_json *j, const struct xp_opts *o,
 	xp_json_u64(j, "pace_burst", o->pace_burst);
 	xp_json_bool(j, "gso", o->test == XP_UDP_STREAM && !o->no_gso);
 	xp_json_bool(j, "zerocopy", o->zerocopy);
-	xp_json_dbl(j, "duration", secs(o->length));
-	xp_json_u64(j, "msg_size", xp_opts_req_size(o));
-	xp_json_u64(j, "rsp_size", xp_opts_rsp_size(o));
+	xp_json_dbl(j, "duration_s", secs(o->length));
+	xp_json_u64(j, "msg_size_bytes", xp_opts_req_size(o));
+	xp_json_u64(j, "rsp_size_bytes", xp_opts_rsp_size(o));
 	xp_json_u64(j, "num_streams", o->flows);
 	xp_json_u64(j, "threads", o->threads);
 	xp_json_bool(j, "nodelay", xp_opts_nodelay(o));
-	xp_json_u64(j, "window", o->window);
-	xp_json_u64(j, "sndbuf", o->sndbuf);
-	xp_json_u64(j, "rcvbuf", o->rcvbuf);
-	xp_json_u64(j, "remote_sndbuf", o->remote_sndbuf);
-	xp_json_u64(j, "remote_rcvbuf", o->remote_rcvbuf);
+	xp_json_u64(j, "window_bytes", o->window);
+	xp_json_u64(j, "sndbuf_bytes", o->sndbuf);
+	xp_json_u64(j, "rcvbuf_bytes", o->rcvbuf);
+	xp_json_u64(j, "remote_sndbuf_bytes", o->remote_sndbuf);
+	xp_json_u64(j, "remote_rcvbuf_bytes", o->remote_rcvbuf);
 	xp_json_str_val(j, "cpus", o->cpus ? o->cpus : "");
 	xp_json_str_val(j, "remote_cpus", o->remote_cpus ? o->remote_cpus : "");
-	xp_json_dbl(j, "rr_timeout", secs(o->rr_timeout));
+	xp_json_dbl(j, "rr_timeout_s", secs(o->rr_timeout));
 	xp_json_str_val(j, "family", o->ipv4 ? "ipv4" : o->ipv6 ? "ipv6" : "any");
 	xp_json_obj_close(j);
 	xp_json_obj_close(j);
@@ -399,35 +419,41 @@ static void json_tcp_totals(struct xp_json *j, const char *key, const struct xp_
 	xp_json_dbl(j, "rtt_us_mean", t->rtt_us_mean);
 	xp_json_dbl(j, "rttvar_us_mean", t->rttvar_us_mean);
 	xp_json_u64(j, "rtt_us_max", t->rtt_us_max);
-	xp_json_u64(j, "cwnd_min", t->cwnd_min);
-	xp_json_u64(j, "cwnd_max", t->cwnd_max);
+	xp_json_u64(j, "cwnd_min_segments", t->cwnd_min);
+	xp_json_u64(j, "cwnd_max_segments", t->cwnd_max);
 	xp_json_u64(j, "mss_bytes", t->mss);
 	xp_json_u64(j, "delivery_rate_bps", t->delivery_rate_bps);
 }
 
-static void json_tcp(struct xp_json *j, const struct xp_client_result *r)
+static void json_tcp_flows(struct xp_json *j, const struct xp_tcp_flow *fl, uint32_t n)
 {
 	uint32_t i;
 
-	xp_json_obj_open(j, "tcp_info");
-	json_tcp_totals(j, "local", &r->tcp_local);
 	xp_json_arr_open(j, "per_flow");
-	for (i = 0; i < r->ntcp_flows; i++) {
-		const struct xp_tcp_flow *f = &r->tcp_flows[i];
+	for (i = 0; i < n; i++) {
+		const struct xp_tcp_flow *f = &fl[i];
 
 		xp_json_obj_open(j, NULL);
 		xp_json_u64(j, "flow", f->idx);
 		xp_json_u64(j, "retransmits", f->retrans);
 		xp_json_u64(j, "rtt_us", f->rtt_us);
 		xp_json_u64(j, "rttvar_us", f->rttvar_us);
-		xp_json_u64(j, "cwnd", f->cwnd);
+		xp_json_u64(j, "cwnd_segments", f->cwnd);
 		xp_json_u64(j, "mss_bytes", f->mss);
 		xp_json_u64(j, "delivery_rate_bps", f->delivery_rate_bps);
 		xp_json_obj_close(j);
 	}
 	xp_json_arr_close(j);
+}
+
+static void json_tcp(struct xp_json *j, const struct xp_client_result *r)
+{
+	xp_json_obj_open(j, "tcp_info");
+	json_tcp_totals(j, "local", &r->tcp_local);
+	json_tcp_flows(j, r->tcp_flows, r->ntcp_flows);
 	xp_json_obj_close(j);
 	json_tcp_totals(j, "remote", &r->tcp_remote);
+	json_tcp_flows(j, r->tcp_remote_flows, r->ntcp_remote_flows);
 	xp_json_obj_close(j);
 	xp_json_obj_close(j);
 }
@@ -466,6 +492,12 @@ void xp_report_json_end(struct xp_json *j, const struct xp_opts *o,
 	xp_json_dbl(j, "remote_total", (double)r->srv.host_busy_ppm / 1e4);
 	xp_json_dbl(j, "local_process", r->cpu.proc_percent);
 	xp_json_dbl(j, "remote_process", remote_proc_pct(r));
+	xp_json_obj_close(j);
+	xp_json_obj_open(j, "service_demand");
+	xp_json_dbl(j, is_rr(r->test) ? "local_us_per_transaction" : "local_us_per_kb",
+		    service_demand(r, 0));
+	xp_json_dbl(j, is_rr(r->test) ? "remote_us_per_transaction" : "remote_us_per_kb",
+		    service_demand(r, 1));
 	xp_json_obj_close(j);
 	struct side_extra cx = { r->local_cpus, r->cpu.user_us, r->cpu.sys_us,
 				 r->max_rss_kb, r->offloads };

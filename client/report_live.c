@@ -72,8 +72,8 @@ void xp_json_interval(struct xp_json *j, const char *key, const struct xp_interv
 	}
 	xp_json_arr_close(j);
 	xp_json_obj_open(j, "sum");
-	xp_json_dbl(j, "start", iv->start);
-	xp_json_dbl(j, "end", iv->end);
+	xp_json_dbl(j, "start_s", iv->start);
+	xp_json_dbl(j, "end_s", iv->end);
 	xp_json_dbl(j, "seconds", s);
 	xp_json_u64(j, "bytes", iv_bytes(iv, test));
 	xp_json_dbl(j, "bits_per_second", s ? (double)iv_bytes(iv, test) * 8 / s : 0);

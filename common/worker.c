@@ -215,8 +215,6 @@ static void sample_tcp(struct xp_worker *w, struct xp_flow *f)
 	if (len >= offsetof(struct tcp_info, tcpi_delivery_rate) + sizeof(ti.tcpi_delivery_rate))
 		t.delivery_rate_bps = ti.tcpi_delivery_rate * 8;
 	xp_tcp_totals_add(&w->tcp, &t);
-	if (w->run->role != XP_ROLE_CLIENT)
-		return;
 	if (w->ntcpi == w->captcpi) {
 		uint32_t cap = w->captcpi ? 2 * w->captcpi : 16;
 		struct xp_tcp_flow *n = realloc(w->tcpi, cap * sizeof(*n));

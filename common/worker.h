@@ -156,7 +156,7 @@ struct xp_worker {
 	int direct;          /* ran in direct mode (blocking recv, no epoll) */
 	uint32_t offloads;   /* XP_OFFLOAD_* actually used */
 	struct xp_tcp_totals tcp;      /* TCP_INFO of finished flows */
-	struct xp_tcp_flow *tcpi;      /* ... per flow (client side only) */
+	struct xp_tcp_flow *tcpi;      /* ... per flow */
 	uint32_t ntcpi, captcpi;
 	struct xp_snap snap;
 	_Atomic uint32_t snap_req, snap_done;

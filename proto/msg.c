@@ -94,6 +94,17 @@ static const struct field_desc result_fields[] = {
 	U64(25, result.tcp_mss),
 	U64(26, result.tcp_delivery_rate_bps),
 	STR(27, result.warning),
+	U64(28, result.ncpus),
+};
+
+static const struct field_desc tcpinfo_fields[] = {
+	U64(1, tcpinfo.flow),
+	U64(2, tcpinfo.retrans),
+	U64(3, tcpinfo.rtt_us),
+	U64(4, tcpinfo.rttvar_us),
+	U64(5, tcpinfo.cwnd),
+	U64(6, tcpinfo.mss),
+	U64(7, tcpinfo.delivery_rate_bps),
 };
 
 /* Frozen across all versions: code is tag 1, text is tag 2. */
@@ -112,6 +123,7 @@ static const struct msg_desc msg_descs[] = {
 	[XP_MSG_STOP] = TABLE("STOP", stop_fields),
 	[XP_MSG_RESULT] = TABLE("RESULT", result_fields),
 	[XP_MSG_ERROR] = TABLE("ERROR", error_fields),
+	[XP_MSG_TCPINFO] = TABLE("TCPINFO", tcpinfo_fields),
 };
 
 /* The duplicate-tag check keeps one bit per table row. */

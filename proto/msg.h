@@ -32,6 +32,7 @@ enum xp_msg_type {
 	XP_MSG_STOP = 5,     /* client -> server: duration elapsed */
 	XP_MSG_RESULT = 6,   /* server -> client: server's counters */
 	XP_MSG_ERROR = 7,    /* either way: fatal, text says why */
+	XP_MSG_TCPINFO = 8,  /* server -> client, before RESULT: one TCP flow */
 };
 
 enum xp_test_type {
@@ -100,10 +101,16 @@ struct xp_msg_result {
 	uint64_t tcp_rtt_ns_mean, tcp_rttvar_ns_mean, tcp_rtt_us_max;
 	uint64_t tcp_cwnd_min, tcp_cwnd_max, tcp_mss, tcp_delivery_rate_bps;
 	char warning[XP_MSG_STR_MAX + 1]; /* first recoverable error a worker saw */
+	uint64_t ncpus;          /* CPUs online at the server (service demand) */
 };
 
 #define XP_OFFLOAD_GRO 1u
 #define XP_OFFLOAD_GSO 2u
+
+/* TCP_INFO of one of the server's TCP flows, read just before it closed. */
+struct xp_msg_tcpinfo {
+	uint64_t flow, retrans, rtt_us, rttvar_us, cwnd, mss, delivery_rate_bps;
+};
 
 struct xp_msg_error {
 	uint64_t code;
@@ -119,6 +126,7 @@ struct xp_msg {
 		struct xp_msg_stop stop;
 		struct xp_msg_result result;
 		struct xp_msg_error error;
+		struct xp_msg_tcpinfo tcpinfo;
 	} u;              /* READY and GO have empty bodies */
 };
 

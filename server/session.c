@@ -246,6 +246,7 @@ static void fill_result(struct xp_session *s, const struct xp_cpu_snap *a,
 	r->elapsed_ns = t_end > t_go ? t_end - t_go : 0;
 	fill_tcp(s, r);
 	r->max_rss_kb = xp_max_rss_kb();
+	r->ncpus = (uint64_t)sysconf(_SC_NPROCESSORS_ONLN);
 	xp_cpu_use(a, b, &u);
 	r->cpu_user_us = u.user_us;
 	r->cpu_sys_us = u.sys_us;
@@ -256,6 +257,33 @@ static void fill_result(struct xp_session *s, const struct xp_cpu_snap *a,
 static int send_msg(struct xp_session *s, struct xp_msg *m, struct xp_err *err)
 {
 	return xp_ctl_send(s->ctl_fd, m, 5000, "client", err);
+}
+
+/* The TCP_INFO of every server flow, one message each, before RESULT. */
+static int send_tcpinfo(struct xp_session *s, struct xp_err *err)
+{
+	struct xp_msg m;
+	uint32_t k;
+	int i;
+
+	for (i = 0; i < s->nworkers; i++) {
+		for (k = 0; k < s->workers[i].ntcpi; k++) {
+			const struct xp_tcp_flow *t = &s->workers[i].tcpi[k];
+
+			memset(&m, 0, sizeof(m));
+			m.type = XP_MSG_TCPINFO;
+			m.u.tcpinfo.flow = t->idx;
+			m.u.tcpinfo.retrans = t->retrans;
+			m.u.tcpinfo.rtt_us = t->rtt_us;
+			m.u.tcpinfo.rttvar_us = t->rttvar_us;
+			m.u.tcpinfo.cwnd = t->cwnd;
+			m.u.tcpinfo.mss = t->mss;
+			m.u.tcpinfo.delivery_rate_bps = t->delivery_rate_bps;
+			if (send_msg(s, &m, err))
+				return -1;
+		}
+	}
+	return 0;
 }
 
 /* Setup: parameters in, workers up, SETUP_OK out, flows in. */
@@ -299,6 +327,8 @@ static int run(struct xp_session *s, struct xp_err *err)
 	all_workers(s, XP_CMD_STOP);
 	join_workers(s);
 	xp_cpu_snap(&b);
+	if (send_tcpinfo(s, err))
+		return -1;
 	memset(&m, 0, sizeof(m));
 	m.type = XP_MSG_RESULT;
 	fill_result(s, &a, &b, &m.u.result);

@@ -299,6 +299,31 @@ START_TEST(test_encode_cap_too_small)
 }
 END_TEST
 
+START_TEST(test_roundtrip_tcpinfo)
+{
+	uint8_t buf[256];
+	struct xp_msg m, d;
+	struct xp_err err;
+	size_t n;
+
+	memset(&m, 0, sizeof(m));
+	m.type = XP_MSG_TCPINFO;
+	m.u.tcpinfo.flow = 999;
+	m.u.tcpinfo.retrans = 7;
+	m.u.tcpinfo.rtt_us = 123;
+	m.u.tcpinfo.rttvar_us = 45;
+	m.u.tcpinfo.cwnd = 10;
+	m.u.tcpinfo.mss = 1448;
+	m.u.tcpinfo.delivery_rate_bps = UINT64_MAX;
+	n = xp_msg_encode(&m, buf, sizeof(buf));
+	ck_assert_uint_gt(n, XP_MSG_HDR_LEN);
+	ck_assert_int_eq(xp_msg_decode(buf, n, &d, &err), 0);
+	ck_assert_uint_eq(d.type, XP_MSG_TCPINFO);
+	ck_assert_mem_eq(&d.u.tcpinfo, &m.u.tcpinfo, sizeof(m.u.tcpinfo));
+	ck_assert_str_eq(xp_msg_type_name(XP_MSG_TCPINFO), "TCPINFO");
+}
+END_TEST
+
 START_TEST(test_encode_unknown_type)
 {
 	uint8_t buf[64];
@@ -306,7 +331,7 @@ START_TEST(test_encode_unknown_type)
 
 	memset(&m, 0, sizeof(m));
 	ck_assert_uint_eq(xp_msg_encode(&m, buf, sizeof(buf)), 0);
-	m.type = 8;
+	m.type = 9;
 	ck_assert_uint_eq(xp_msg_encode(&m, buf, sizeof(buf)), 0);
 	m.type = 0xffff;
 	ck_assert_uint_eq(xp_msg_encode(&m, buf, sizeof(buf)), 0);
@@ -465,8 +490,8 @@ START_TEST(test_reject_unknown_type)
 {
 	uint8_t buf[XP_MSG_HDR_LEN];
 
-	put_hdr(buf, XP_PROTO_VERSION, 8, 0);
-	expect_reject(buf, sizeof(buf), "unknown type 8");
+	put_hdr(buf, XP_PROTO_VERSION, 9, 0);
+	expect_reject(buf, sizeof(buf), "unknown type 9");
 	put_hdr(buf, XP_PROTO_VERSION, 0, 0);
 	expect_reject(buf, sizeof(buf), "unknown type 0");
 	put_hdr(buf, XP_PROTO_VERSION, 0xffff, 0);
@@ -827,6 +852,7 @@ static void add_codec_cases(Suite *s)
 	tcase_add_test(tc, test_empty_bodies_and_missing_fields);
 	tcase_add_test(tc, test_type_names);
 	tcase_add_test(tc, test_encode_cap_too_small);
+	tcase_add_test(tc, test_roundtrip_tcpinfo);
 	tcase_add_test(tc, test_encode_unknown_type);
 	tcase_add_test(tc, test_unknown_tags_skipped);
 	suite_add_tcase(s, tc);
