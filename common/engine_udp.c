@@ -148,6 +148,18 @@ static void number(struct xp_worker *w, uint64_t seq, uint32_t n)
 		put_be64((uint8_t *)w->txbuf + (size_t)i * w->run->req, seq + i);
 }
 
+/* After a failed send: 0 to try again later (counted when it is an error
+ * the network reported), -1 when the flow failed. */
+static int send_error(struct xp_flow *f)
+{
+	if (errno == ECONNREFUSED || errno == ENOBUFS)
+		f->w->c.errors++;
+	if (soft_error(errno))
+		return 0;
+	xp_flow_fail(f, errno);
+	return -1;
+}
+
 /* 1: sent some; 0: would block or paced; -1: flow failed or GSO refused. */
 static int send_gso(struct xp_flow *f, uint32_t n)
 {
@@ -170,12 +182,7 @@ static int send_gso(struct xp_flow *f, uint32_t n)
 		f->phase = 0;
 		return 0;
 	}
-	if (errno == ECONNREFUSED || errno == ENOBUFS)
-		w->c.errors++;
-	if (soft_error(errno))
-		return 0;
-	xp_flow_fail(f, errno);
-	return -1;
+	return send_error(f);
 }
 
 static int send_batch(struct xp_flow *f, uint32_t n)
@@ -202,12 +209,7 @@ static int send_batch(struct xp_flow *f, uint32_t n)
 		sent(f, (uint32_t)r);
 		return 1;
 	}
-	if (errno == ECONNREFUSED || errno == ENOBUFS)
-		w->c.errors++;
-	if (soft_error(errno))
-		return 0;
-	xp_flow_fail(f, errno);
-	return -1;
+	return send_error(f);
 }
 
 static void tx_io(struct xp_flow *f, uint32_t events)

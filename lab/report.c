@@ -1,4 +1,5 @@
 #include "lab/report.h"
+#include "client/report.h"
 
 #include <string.h>
 
@@ -20,11 +21,7 @@ static double per_sec(uint64_t n, uint64_t ns)
 /* What the receiving end got, on its own clock (as xperf's report). */
 static double received_gbps(const struct xp_client_result *r)
 {
-	uint64_t srv_ns = r->srv.elapsed_ns ? r->srv.elapsed_ns : r->elapsed_ns;
-
-	if (r->test == XP_TCP_MAERTS)
-		return per_sec(r->c.bytes_recv, r->rx_elapsed_ns) * 8 / 1e9;
-	return per_sec(r->srv.bytes_received, srv_ns) * 8 / 1e9;
+	return xp_report_received_bps(r) / 1e9;
 }
 
 void xp_lab_row_fill(struct xp_lab_row *row, const struct xp_client_result *r,
