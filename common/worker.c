@@ -579,6 +579,7 @@ static int direct_ok(const struct xp_worker *w)
 	const struct xp_run *r = w->run;
 
 	return w->going && !w->stopping && w->nlive == 1 && w->ops->rr && !r->spin &&
+	       !(w->live[0]->events & EPOLLOUT) && /* a send is waiting for room */
 	       r->test != XP_TCP_CRR && r->burst == 1 && !r->sched_ns && !w->ntimers;
 }
 
@@ -607,6 +608,8 @@ static void direct_loop(struct xp_worker *w)
 		if (w->stopping)
 			break;
 		f->on_io(f, EPOLLIN);
+		if (f->fd == fd && (f->events & EPOLLOUT))
+			break; /* the socket is full: epoll says when it has room */
 		if (w->c.transactions == before && w->ticking && f->fd >= 0) {
 			w->now = xp_now_ns();
 			tick(w);
