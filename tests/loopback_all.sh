@@ -40,7 +40,7 @@ check "$TMP/rr_big.json" 'e["server"]["bytes_received"] == e["rr"]["server_trans
 check "$TMP/rr_big.json" 'e["client"]["bytes_received"] == e["rr"]["transactions"] * 3' "RR response size honoured"
 # one flow of large messages: the worker's direct (blocking) mode must hand
 # a full socket back to epoll, not stall on it
-run rr_huge -t TCP_RR -m 2M -M 2M
+run rr_huge -t TCP_RR -m 8M -M 8M
 assert_rr "$TMP/rr_huge.json"
 check "$TMP/rr_huge.json" 'e["sum_sent"]["seconds"] < 1.3 and e["rr"]["transactions"] > 20' "large single-flow RR does not stall"
 run crr -t TCP_CRR -m 32 -M 128
