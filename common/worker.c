@@ -586,7 +586,9 @@ static int direct_ok(const struct xp_worker *w)
 static void direct_loop(struct xp_worker *w)
 {
 	struct xp_flow *f = w->live[0];
-	uint64_t wait = w->ticking && w->run->rr_timeout_ns < DIRECT_WAIT_NS
+	/* UDP has no end of stream to wake a server at the end, and a client
+	 * must see its request time out: both wait at most --rr-timeout */
+	uint64_t wait = w->run->test == XP_UDP_RR && w->run->rr_timeout_ns < DIRECT_WAIT_NS
 			? w->run->rr_timeout_ns : DIRECT_WAIT_NS;
 	struct timeval tv = { (time_t)(wait / XP_NS_PER_SEC),
 			      (suseconds_t)(wait % XP_NS_PER_SEC / 1000) };
