@@ -80,6 +80,7 @@ static int send_setup(struct client *cl, struct xp_err *err)
 	m.u.setup.rate_bps = o->rate;
 	m.u.setup.burst = o->burst;
 	m.u.setup.pace_burst = o->pace_burst;
+	m.u.setup.rcvlowat = o->rcvlowat;
 	return xp_ctl_send(cl->ctl, &m, CTL_MS, cl->peer, err);
 }
 
@@ -229,6 +230,7 @@ static void fill_run(struct client *cl)
 	r->burst = (uint32_t)o->burst;
 	r->rate_bps = o->rate;
 	r->pace_burst = (uint32_t)o->pace_burst;
+	r->rcvlowat = o->rcvlowat;
 	r->sched_ns = o->tps ? XP_NS_PER_SEC * o->flows / o->tps : 0;
 }
 

@@ -184,8 +184,30 @@ static void human_rr(FILE *f, const struct xp_opts *o, const struct xp_client_re
 		human_latency(f, "round-trip latency from actual send", o, r->raw_hist);
 }
 
+/* TCP stream tests: how many receiving flows had SO_RCVLOWAT, and why. */
+static const char *lowat_note(const struct xp_opts *o, const struct xp_client_result *r,
+			      char *buf, size_t len)
+{
+	uint64_t n = r->c.lowat_flows + r->srv.lowat_flows;
+
+	if (r->test != XP_TCP_STREAM && r->test != XP_TCP_MAERTS)
+		return "";
+	if (o->rcvlowat == 1)
+		return ", SO_RCVLOWAT off";
+	if (!o->rcvlowat)
+		snprintf(buf, len, ", SO_RCVLOWAT 1M (auto) on %llu of %llu receiving flows",
+			 (unsigned long long)n, (unsigned long long)o->flows);
+	else
+		snprintf(buf, len, ", SO_RCVLOWAT %llu on %llu of %llu receiving flows",
+			 (unsigned long long)o->rcvlowat, (unsigned long long)n,
+			 (unsigned long long)o->flows);
+	return buf;
+}
+
 void xp_report_human(FILE *f, const struct xp_opts *o, const struct xp_client_result *r)
 {
+	char note[96];
+
 	fprintf(f, "xperf %s %s to %s: %llu flow%s, %d thread%s each side, %.2f s%s\n",
 		PACKAGE_VERSION, xp_test_name(r->test), r->server,
 		(unsigned long long)o->flows, o->flows == 1 ? "" : "s", r->threads,
@@ -218,12 +240,12 @@ void xp_report_human(FILE *f, const struct xp_opts *o, const struct xp_client_re
 			r->tcp_remote.rtt_us_mean, (unsigned long long)r->tcp_local.cwnd_min,
 			(unsigned long long)r->tcp_local.cwnd_max,
 			(unsigned long long)r->tcp_local.mss);
-	fprintf(f, "  mode     %s%s%s%s; peak RSS client %.1f MiB, server %.1f MiB\n",
+	fprintf(f, "  mode     %s%s%s%s%s; peak RSS client %.1f MiB, server %.1f MiB\n",
 		o->spin ? "spin (workers poll)" : r->direct ? "direct (one flow per worker: blocking recv)"
 		: "epoll (workers sleep)",
 		(r->offloads & XP_OFFLOAD_GSO) ? ", UDP GSO" : "",
 		(r->srv.offloads & XP_OFFLOAD_GRO) ? ", UDP GRO" : "",
-		o->busy_poll ? ", SO_BUSY_POLL" : "",
+		o->busy_poll ? ", SO_BUSY_POLL" : "", lowat_note(o, r, note, sizeof(note)),
 		(double)r->max_rss_kb / 1024, (double)r->srv.max_rss_kb / 1024);
 	if (o->zerocopy)
 		fprintf(f, "  zerocopy sends completed client %llu (copied %llu), server %llu "
@@ -272,6 +294,7 @@ void xp_report_json_start(struct xp_json *j, const struct xp_opts *o,
 	xp_json_u64(j, "burst", o->burst);
 	xp_json_u64(j, "rate_bps", o->rate);
 	xp_json_u64(j, "pace_burst", o->pace_burst);
+	xp_json_u64(j, "rcvlowat_bytes", o->rcvlowat);
 	xp_json_bool(j, "gso", o->test == XP_UDP_STREAM && !o->no_gso);
 	xp_json_bool(j, "zerocopy", o->zerocopy);
 	xp_json_dbl(j, "duration_s", secs(o->length));
@@ -404,6 +427,7 @@ static void json_side(struct xp_json *j, const char *key, const struct xp_counte
 	xp_json_u64(j, "max_rss_kb", x->max_rss_kb);
 	xp_json_bool(j, "udp_gso", (x->offloads & XP_OFFLOAD_GSO) != 0);
 	xp_json_bool(j, "udp_gro", (x->offloads & XP_OFFLOAD_GRO) != 0);
+	xp_json_u64(j, "rcvlowat_flows", c->lowat_flows);
 	xp_json_obj_open(j, "zerocopy");
 	xp_json_u64(j, "completions", c->zc_completions);
 	xp_json_u64(j, "copied", c->zc_copied);
@@ -513,6 +537,7 @@ void xp_report_json_end(struct xp_json *j, const struct xp_opts *o,
 	sc.errors = r->srv.errors;
 	sc.zc_completions = r->srv.zc_completions;
 	sc.zc_copied = r->srv.zc_copied;
+	sc.lowat_flows = r->srv.lowat_flows;
 	json_side(j, "server", &sc, &sx);
 	if (slo && slo->n)
 		xp_json_slo(j, slo, r);

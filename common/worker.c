@@ -25,6 +25,7 @@
 #define EV_BATCH 64
 #define TICK_MS 10
 #define MIN_BUF (256 * 1024)
+#define STREAM_RX_BUF (1024 * 1024) /* a TCP receiver's read: see engine_stream.c */
 #define MIN_TXBUF (64 * 1024)
 
 /* Tags for the two non-flow descriptors in the epoll set. */
@@ -52,10 +53,13 @@ static int epoll_add(int epfd, int fd, void *ptr)
 static int alloc_bufs(struct xp_worker *w, struct xp_err *err)
 {
 	size_t tx = w->run->req > w->run->rsp ? w->run->req : w->run->rsp;
+	size_t rx = MIN_BUF;
 
 	if (w->run->test == XP_UDP_STREAM)
 		tx = (size_t)w->run->req * 64; /* a GSO or sendmmsg batch */
-	w->buflen = tx > MIN_BUF ? tx : MIN_BUF;
+	if (w->run->test == XP_TCP_STREAM || w->run->test == XP_TCP_MAERTS)
+		rx = STREAM_RX_BUF;
+	w->buflen = tx > rx ? tx : rx;
 	w->txlen = tx > MIN_TXBUF ? tx : MIN_TXBUF;
 	w->buf = malloc(w->buflen);
 	w->txbuf = calloc(1, w->txlen);
@@ -254,6 +258,15 @@ void xp_flow_finish(struct xp_flow *f)
 	last->slot = f->slot;
 	f->next_free = w->free_flows;
 	w->free_flows = f;
+}
+
+void xp_flow_warn(struct xp_flow *f, const char *what, int errnum)
+{
+	struct xp_worker *w = f->w;
+
+	if (!w->errmsg[0])
+		snprintf(w->errmsg, sizeof(w->errmsg), "flow %u: %s: %s", f->idx,
+			 what, strerror(errnum));
 }
 
 void xp_flow_fail(struct xp_flow *f, int errnum)
@@ -665,6 +678,7 @@ static void *worker_main(void *arg)
 
 	if (w->cpu >= 0 && xp_cpu_pin_self(w->cpu, &err))
 		snprintf(w->errmsg, sizeof(w->errmsg), "%s", err.msg);
+	w->ran_cpu = sched_getcpu(); /* again at the end: where it last ran */
 	w->now = xp_now_ns();
 	for (i = w->nlive; i-- > 0;)
 		w->side->add(w->live[i]);

@@ -26,6 +26,7 @@ struct xp_counters {
 	uint64_t transactions;
 	uint64_t errors;       /* recoverable socket errors */
 	uint64_t zc_completions, zc_copied; /* MSG_ZEROCOPY notifications */
+	uint64_t lowat_flows;  /* TCP stream receivers given SO_RCVLOWAT */
 };
 
 /* TCP_INFO of the TCP flows of one side, read just before each closes
@@ -68,6 +69,7 @@ struct xp_run {
 	uint64_t rate_bps;   /* stream senders: per-flow pacing target, 0 = none */
 	uint32_t pace_burst; /* UDP pacing: most datagrams back to back */
 	uint64_t sched_ns;   /* RR --rate: interval between one flow's requests */
+	uint64_t rcvlowat;   /* TCP stream receivers: 0 auto, 1 kernel default, else bytes */
 	_Atomic uint32_t registered; /* server: persistent flows taken in by workers */
 };
 
@@ -210,6 +212,8 @@ int xp_flow_pace(struct xp_flow *f, uint64_t bytes);
 int xp_flow_watch(struct xp_flow *f, uint32_t events);
 void xp_flow_finish(struct xp_flow *f);   /* close, mark done */
 void xp_flow_fail(struct xp_flow *f, int errnum);
+/* Note a recoverable problem (the first one is reported); the flow goes on. */
+void xp_flow_warn(struct xp_flow *f, const char *what, int errnum);
 struct xp_flow *xp_flow_alloc(struct xp_worker *w, int fd, uint32_t idx);
 
 #endif

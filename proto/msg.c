@@ -54,6 +54,7 @@ static const struct field_desc setup_fields[] = {
 	U64(14, setup.rate_bps),
 	U64(15, setup.burst),
 	U64(16, setup.pace_burst),
+	U64(17, setup.rcvlowat),
 };
 
 static const struct field_desc setup_ok_fields[] = {
@@ -95,6 +96,7 @@ static const struct field_desc result_fields[] = {
 	U64(26, result.tcp_delivery_rate_bps),
 	STR(27, result.warning),
 	U64(28, result.ncpus),
+	U64(29, result.lowat_flows),
 };
 
 static const struct field_desc tcpinfo_fields[] = {

@@ -61,6 +61,7 @@ struct xp_msg_setup {
 	uint64_t rate_bps;    /* server senders (MAERTS): pacing target */
 	uint64_t burst;       /* RR: outstanding requests per flow */
 	uint64_t pace_burst;  /* UDP pacing: datagrams back to back */
+	uint64_t rcvlowat;    /* server TCP stream receivers: 0 auto, 1 off, else bytes */
 };
 
 #define XP_SETUP_F_SPIN 1u     /* workers poll instead of sleeping */
@@ -102,6 +103,7 @@ struct xp_msg_result {
 	uint64_t tcp_cwnd_min, tcp_cwnd_max, tcp_mss, tcp_delivery_rate_bps;
 	char warning[XP_MSG_STR_MAX + 1]; /* first recoverable error a worker saw */
 	uint64_t ncpus;          /* CPUs online at the server (service demand) */
+	uint64_t lowat_flows;    /* server receivers given SO_RCVLOWAT */
 };
 
 #define XP_OFFLOAD_GRO 1u

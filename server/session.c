@@ -88,8 +88,8 @@ static int check_setup(const struct xp_session *s, const struct xp_msg_setup *p,
 		return xp_err_set(err, "busy-poll, burst or pace-burst out of range");
 	if (p->test == XP_UDP_RR && !p->rr_timeout_ms)
 		return xp_err_set(err, "UDP_RR timeout 0");
-	if (p->sndbuf > (1u << 30) || p->rcvbuf > (1u << 30))
-		return xp_err_set(err, "socket buffer above 1 GiB");
+	if (p->sndbuf > (1u << 30) || p->rcvbuf > (1u << 30) || p->rcvlowat > (1u << 30))
+		return xp_err_set(err, "socket buffer or receive low-water mark above 1 GiB");
 	return check_sizes(s, p, err);
 }
 
@@ -127,6 +127,7 @@ static void fill_run(struct xp_session *s)
 	r->zerocopy = (p->flags & XP_SETUP_F_ZEROCOPY) != 0;
 	r->burst = p->burst ? (uint32_t)p->burst : 1;
 	r->rate_bps = p->rate_bps;
+	r->rcvlowat = p->rcvlowat;
 	r->pace_burst = p->pace_burst ? (uint32_t)p->pace_burst : 8;
 	r->so.busy_poll_us = p->busy_poll_us;
 	if (p->test == XP_TCP_MAERTS)
@@ -234,6 +235,7 @@ static void fill_result(struct xp_session *s, const struct xp_cpu_snap *a,
 		r->errors += w->c.errors;
 		r->zc_completions += w->c.zc_completions;
 		r->zc_copied += w->c.zc_copied;
+		r->lowat_flows += w->c.lowat_flows;
 		r->offloads |= w->offloads;
 		if (!r->warning[0] && w->errmsg[0])
 			snprintf(r->warning, sizeof(r->warning), "%.*s",

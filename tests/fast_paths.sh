@@ -54,4 +54,19 @@ run burst -t TCP_RR -l 1 --burst 8 -m 32
 check "$TMP/burst.json" 'e["rr"]["transactions"] == e["rr"]["server_transactions"] > 0' "TCP_RR burst counts agree"
 run uburst -t UDP_RR -l 1 --burst 8
 check "$TMP/uburst.json" 'e["udp"]["packets_sent"] == e["rr"]["transactions"] + e["udp"]["lost"]' "UDP_RR burst accounting"
+# SO_RCVLOWAT: auto on a receiver that shares its CPU with the sender's
+# packet processing (both ends on CPU 0), off with --rcvlowat 1, forced
+# with a size; the stream stays exact either way
+run lowat -t TCP_STREAM -l 1 --cpus 0 --remote-cpus 0
+check "$TMP/lowat.json" 'e["server"]["rcvlowat_flows"] == 1 and e["sum_sent"]["bytes"] == e["sum_received"]["bytes"] > 0' "auto SO_RCVLOWAT on a shared CPU"
+run lowatm -t TCP_MAERTS -l 1 --cpus 0 --remote-cpus 0
+check "$TMP/lowatm.json" 'e["client"]["rcvlowat_flows"] == 1 and e["sum_sent"]["bytes"] == e["sum_received"]["bytes"] > 0' "auto SO_RCVLOWAT, client receiving"
+run lowatoff -t TCP_STREAM -l 1 --cpus 0 --remote-cpus 0 --rcvlowat 1
+check "$TMP/lowatoff.json" 'e["server"]["rcvlowat_flows"] == 0' "--rcvlowat 1 leaves the kernel default"
+run lowatset -t TCP_STREAM -l 1 -P 2 --rcvlowat 64K
+check "$TMP/lowatset.json" 'e["server"]["rcvlowat_flows"] == 2 and e["sum_sent"]["bytes"] == e["sum_received"]["bytes"]' "--rcvlowat SIZE on every flow"
+if [ "$(nproc)" -ge 2 ]; then
+	run lowatx -t TCP_STREAM -l 1 --cpus 0 --remote-cpus 1
+	check "$TMP/lowatx.json" 'e["server"]["rcvlowat_flows"] == 0' "no auto SO_RCVLOWAT across CPUs"
+fi
 echo "fast_paths: ok"
