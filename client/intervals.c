@@ -74,9 +74,15 @@ static void wait_snaps(struct xp_worker *w, int nw)
 
 	for (i = 0; i < n; i++)
 		tickets[i] = xp_worker_snap_request(&w[i]);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		unsigned spins = 0;
+
 		while (!xp_worker_snap_ready(&w[i], tickets[i]) && xp_now_ns() < deadline)
-			usleep(50);
+			if (++spins % 200 == 0)
+				xp_worker_kick(&w[i]); /* the first kick may have been lost */
+			else
+				usleep(50);
+	}
 }
 
 /* Fold one worker's snapshot into the interval. */

@@ -488,8 +488,8 @@ static void rr_io(struct xp_flow *f, uint32_t events)
 		int i;
 
 		if (n < 0) {
-			if (errno == EAGAIN)
-				return;
+			if (errno == EAGAIN || errno == EINTR)
+				return; /* EINTR: a kick out of direct mode's blocking recv */
 			if (soft_error(errno))
 				continue;
 			xp_flow_fail(f, errno);
@@ -578,8 +578,8 @@ static void rrs_io(struct xp_flow *f, uint32_t events)
 		ssize_t n = recv(f->fd, w->buf, w->buflen, 0), m; /* may block: direct mode */
 
 		if (n < 0) {
-			if (errno == EAGAIN)
-				return;
+			if (errno == EAGAIN || errno == EINTR)
+				return; /* EINTR: a kick out of direct mode's blocking recv */
 			if (soft_error(errno))
 				continue;
 			xp_flow_fail(f, errno);

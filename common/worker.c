@@ -5,6 +5,7 @@
 #include <linux/tcp.h> /* the full struct tcp_info */
 #include <netinet/in.h>
 #include <sched.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,12 +13,15 @@
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/time.h>
+#include <time.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include "common/clock.h"
 #include "common/cpu.h"
 #include "common/engines.h"
+#include "common/fdtable.h"
+#include "common/mailbox.h"
 #include "common/pace.h"
 #include "common/seqwin.h"
 #include "proto/msg.h"
@@ -27,14 +31,11 @@
 #define MIN_BUF (256 * 1024)
 #define STREAM_RX_BUF (1024 * 1024) /* a TCP receiver's read: see engine_stream.c */
 #define MIN_TXBUF (64 * 1024)
+#define MAIL_WAIT_MS 1000 /* a worker slow to take its mail */
 
 /* Tags for the two non-flow descriptors in the epoll set. */
 static char tag_cmd, tag_mbox;
 
-struct mail {
-	int fd;
-	uint32_t idx;
-};
 
 static uint64_t drain_ns(const struct xp_worker *w)
 {
@@ -94,9 +95,8 @@ int xp_worker_init(struct xp_worker *w, int id, int cpu, struct xp_run *run,
 	if (w->evfd < 0 || epoll_add(w->epfd, w->evfd, &tag_cmd))
 		return xp_err_sys(err, errno, "worker %d: eventfd", id);
 	if (run->role == XP_ROLE_SERVER) {
-		if (pipe2(w->mbox, O_NONBLOCK | O_CLOEXEC) ||
-		    epoll_add(w->epfd, w->mbox[0], &tag_mbox))
-			return xp_err_sys(err, errno, "worker %d: mailbox pipe", id);
+		if (xp_mailbox_open(w->mbox) || epoll_add(w->epfd, w->mbox[0], &tag_mbox))
+			return xp_err_sys(err, errno, "worker %d: mailbox socketpair", id);
 	}
 	return alloc_bufs(w, err);
 }
@@ -290,15 +290,19 @@ int xp_worker_add_flow(struct xp_worker *w, int fd, uint32_t idx,
 
 static void take_mail(struct xp_worker *w)
 {
-	struct mail m;
+	int fd, rc;
+	uint32_t idx;
 
-	while (read(w->mbox[0], &m, sizeof(m)) == (ssize_t)sizeof(m)) {
-		struct xp_flow *f = xp_flow_alloc(w, m.fd, m.idx);
+	while ((rc = xp_mailbox_recv(w->mbox[0], &fd, &idx)) != 0) {
+		struct xp_flow *f = rc > 0 ? xp_flow_alloc(w, fd, idx) : NULL;
 		struct xp_err err;
 
 		if (!f) {
-			close(m.fd);
+			if (rc > 0)
+				close(fd);
 			w->c.errors++;
+			if (rc < 0 && errno != EPROTO)
+				return;
 			continue;
 		}
 		if (xp_apply_sockopts(f->fd, w->ops->sock_type, &w->run->so, &err) &&
@@ -362,6 +366,7 @@ uint32_t xp_worker_snap_request(struct xp_worker *w)
 	if (write(w->evfd, &one, sizeof(one)) < 0) {
 		/* the eventfd counter cannot overflow here */
 	}
+	xp_worker_kick(w);
 	return t;
 }
 
@@ -580,12 +585,38 @@ static int wait_events(struct xp_worker *w, struct epoll_event *ev, int slow)
 /* Direct mode: a worker with one request/response flow and nothing else
  * to watch skips epoll and lets the flow's recv block, as the leanest
  * blocking loop would, saving an epoll_wait per wake-up.  Commands and
- * snapshot requests are seen between transactions; SO_RCVTIMEO bounds a
- * wait when nothing arrives (a silent peer, an abort, a lost UDP_RR
- * request).  The bound is long on purpose: a short receive timeout arms
- * a near timer on every wait, which cost 2-3% of the round-trip rate
- * here.  Leaving restores the non-blocking socket and its epoll entry. */
-#define DIRECT_WAIT_NS XP_NS_PER_SEC
+ * snapshot requests are seen between transactions, and a worker blocked
+ * on a silent peer is woken by a signal (xp_worker_kick), not by a
+ * receive timeout: SO_RCVTIMEO arms and cancels a kernel timer on every
+ * blocking wait, which cost 1.5% of the same-CPU TCP_RR rate here (a
+ * 10 ms timeout cost 2-3%).  Only a UDP_RR client keeps one, as its
+ * --rr-timeout: that is how it sees a lost request.  Leaving restores
+ * the non-blocking socket and its epoll entry. */
+#define WAKE_SIG SIGURG /* ignored by default: a stray one is harmless */
+
+static void wake_handler(int sig)
+{
+	(void)sig; /* only there to make a blocking recv return EINTR */
+}
+
+/* The signal disposition is per process: set once, before any worker runs. */
+static pthread_once_t wake_once = PTHREAD_ONCE_INIT;
+
+static void wake_install(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = wake_handler; /* no SA_RESTART: recv must return */
+	sigemptyset(&sa.sa_mask);
+	sigaction(WAKE_SIG, &sa, NULL);
+}
+
+void xp_worker_kick(struct xp_worker *w)
+{
+	if (w->started && atomic_load(&w->in_direct))
+		pthread_kill(w->thr, WAKE_SIG);
+}
 
 static int direct_ok(const struct xp_worker *w)
 {
@@ -601,23 +632,27 @@ static void direct_loop(struct xp_worker *w)
 	struct xp_flow *f = w->live[0];
 	/* UDP has no end of stream to wake a server at the end, and a client
 	 * must see its request time out: both wait at most --rr-timeout */
-	uint64_t wait = w->run->test == XP_UDP_RR && w->run->rr_timeout_ns < DIRECT_WAIT_NS
-			? w->run->rr_timeout_ns : DIRECT_WAIT_NS;
+	int timed = w->run->test == XP_UDP_RR && w->run->role == XP_ROLE_CLIENT;
+	uint64_t wait = w->run->rr_timeout_ns;
 	struct timeval tv = { (time_t)(wait / XP_NS_PER_SEC),
 			      (suseconds_t)(wait % XP_NS_PER_SEC / 1000) };
 	int fd = f->fd;
-
 	uint32_t events = f->events;
 
-	if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) || xp_set_nonblock(fd, 0))
+	if ((timed && setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv))) ||
+	    xp_set_nonblock(fd, 0))
 		return;
 	/* out of the epoll set too: its callback would run on every packet */
 	xp_flow_watch(f, 0);
 	w->direct = 1;
+	/* from here a command comes with a kick; one that came before is seen
+	 * by the first look at w->cmd below (both sides order their store
+	 * before their load) */
+	atomic_store(&w->in_direct, 1);
 	while (w->nlive == 1 && w->live[0] == f && !finished(w)) {
 		uint64_t before = w->c.transactions;
 
-		if (atomic_load_explicit(&w->cmd, memory_order_relaxed) != XP_CMD_GO ||
+		if (atomic_load(&w->cmd) != XP_CMD_GO ||
 		    atomic_load_explicit(&w->snap_req, memory_order_relaxed) != w->snap_seen)
 			on_cmd(w);
 		if (w->stopping)
@@ -630,10 +665,12 @@ static void direct_loop(struct xp_worker *w)
 			tick(w);
 		}
 	}
+	atomic_store(&w->in_direct, 0);
 	if (f->fd == fd) {
 		xp_set_nonblock(fd, 1);
-		tv.tv_usec = 0;
-		setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+		tv.tv_sec = tv.tv_usec = 0;
+		if (timed)
+			setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 		xp_flow_watch(f, f->events ? f->events : events);
 	}
 }
@@ -670,12 +707,44 @@ static void loop(struct xp_worker *w)
 	}
 }
 
+/* The worker's own descriptor table (common/fdtable.h): a copy of the
+ * process's, keeping only the worker's epoll set, eventfd, mailbox and
+ * flow sockets.  xp_worker_start waits for this, then closes its own
+ * copies of the flow sockets, so that closing one here really closes it.
+ * Sockets arrive later through the mailbox, straight into this table. */
+enum { FDS_STARTING, FDS_PRIVATE, FDS_SHARED };
+
+static void own_fdtable(struct xp_worker *w)
+{
+	int *keep = malloc((w->nlive + 3) * sizeof(*keep));
+	size_t n = 0;
+	uint32_t i;
+
+	if (keep) {
+		keep[n++] = w->epfd;
+		keep[n++] = w->evfd;
+		if (w->mbox[0] >= 0)
+			keep[n++] = w->mbox[0];
+		for (i = 0; i < w->nlive; i++)
+			if (w->live[i]->fd >= 0)
+				keep[n++] = w->live[i]->fd;
+	}
+	atomic_store(&w->fds_state,
+		     keep && xp_fdtable_private(keep, n) == 0 ? FDS_PRIVATE : FDS_SHARED);
+	free(keep);
+}
+
 static void *worker_main(void *arg)
 {
 	struct xp_worker *w = arg;
 	struct xp_err err;
 	uint32_t i;
+	sigset_t wake;
 
+	sigemptyset(&wake);
+	sigaddset(&wake, WAKE_SIG);
+	pthread_sigmask(SIG_UNBLOCK, &wake, NULL);
+	own_fdtable(w);
 	if (w->cpu >= 0 && xp_cpu_pin_self(w->cpu, &err))
 		snprintf(w->errmsg, sizeof(w->errmsg), "%s", err.msg);
 	w->ran_cpu = sched_getcpu(); /* again at the end: where it last ran */
@@ -686,6 +755,14 @@ static void *worker_main(void *arg)
 	w->ran_cpu = sched_getcpu();
 	if (!w->t_end)
 		w->t_end = w->stopping ? w->t_stop : w->now;
+	if (w->nlive && w->stopping && atomic_load(&w->cmd) != XP_CMD_ABORT) {
+		w->c.errors += w->nlive; /* what they had under way is not counted */
+		if (!w->errmsg[0])
+			snprintf(w->errmsg, sizeof(w->errmsg),
+				 "flow %u%s: peer silent for %.1f s after the end of the test, "
+				 "closed", w->live[0]->idx, w->nlive > 1 ? " and others" : "",
+				 (double)drain_ns(w) / XP_NS_PER_SEC);
+	}
 	while (w->nlive)
 		xp_flow_finish(w->live[w->nlive - 1]);
 	return NULL;
@@ -693,11 +770,29 @@ static void *worker_main(void *arg)
 
 int xp_worker_start(struct xp_worker *w, struct xp_err *err)
 {
-	int rc = pthread_create(&w->thr, NULL, worker_main, w);
+	int *fds = malloc((w->nlive + 1) * sizeof(*fds));
+	uint32_t i, n = 0;
+	int rc;
 
-	if (rc)
+	if (!fds)
+		return xp_err_set(err, "worker %d: out of memory", w->id);
+	for (i = 0; i < w->nlive; i++)
+		if (w->live[i]->fd >= 0)
+			fds[n++] = w->live[i]->fd;
+	pthread_once(&wake_once, wake_install);
+	atomic_store(&w->fds_state, FDS_STARTING);
+	rc = pthread_create(&w->thr, NULL, worker_main, w);
+	if (rc) {
+		free(fds);
 		return xp_err_sys(err, rc, "start worker thread %d", w->id);
+	}
 	w->started = 1;
+	while (atomic_load(&w->fds_state) == FDS_STARTING)
+		usleep(20); /* a copy of the table and a close_range: microseconds */
+	if (atomic_load(&w->fds_state) == FDS_PRIVATE)
+		for (i = 0; i < n; i++)
+			close(fds[i]); /* the worker's copies live on */
+	free(fds);
 	return 0;
 }
 
@@ -709,20 +804,33 @@ void xp_worker_cmd(struct xp_worker *w, int cmd)
 	if (write(w->evfd, &one, sizeof(one)) < 0) {
 		/* counter overflow is impossible; nothing else to do */
 	}
+	xp_worker_kick(w);
 }
 
+/* Kicks every 10 ms while waiting, in case a kick was lost (see above). */
 void xp_worker_join(struct xp_worker *w)
 {
-	if (w->started)
-		pthread_join(w->thr, NULL);
+	struct timespec t;
+
+	if (!w->started)
+		return;
+	for (;;) {
+		clock_gettime(CLOCK_REALTIME, &t);
+		t.tv_nsec += 10 * XP_NS_PER_MS;
+		if (t.tv_nsec >= (long)XP_NS_PER_SEC) {
+			t.tv_sec++;
+			t.tv_nsec -= (long)XP_NS_PER_SEC;
+		}
+		if (pthread_timedjoin_np(w->thr, NULL, &t) != ETIMEDOUT)
+			break;
+		xp_worker_kick(w);
+	}
 	w->started = 0;
 }
 
 int xp_worker_mail(struct xp_worker *w, int fd, uint32_t idx)
 {
-	struct mail m = { .fd = fd, .idx = idx };
-
-	return write(w->mbox[1], &m, sizeof(m)) == (ssize_t)sizeof(m) ? 0 : -1;
+	return xp_mailbox_send(w->mbox[1], fd, idx, MAIL_WAIT_MS);
 }
 
 static void close_fd(int *fd)
@@ -735,11 +843,12 @@ static void close_fd(int *fd)
 void xp_worker_destroy(struct xp_worker *w)
 {
 	struct xp_flow *f;
-	struct mail m;
+	int fd;
+	uint32_t idx;
 
 	if (w->mbox[0] >= 0)
-		while (read(w->mbox[0], &m, sizeof(m)) == (ssize_t)sizeof(m))
-			close(m.fd);
+		while (xp_mailbox_recv(w->mbox[0], &fd, &idx) > 0)
+			close(fd);
 	while (w->nlive)
 		xp_flow_finish(w->live[w->nlive - 1]);
 	while ((f = w->free_flows)) {

@@ -141,6 +141,8 @@ struct xp_worker {
 	int started;
 	int epfd, evfd, mbox[2];
 	_Atomic int cmd;
+	_Atomic int in_direct; /* blocked reads possible: wake with xp_worker_kick */
+	_Atomic int fds_state;  /* FDS_*: own descriptor table yet? (worker.c) */
 	struct xp_run *run;
 	const struct xp_test_ops *ops;
 	const struct xp_side_ops *side;
@@ -171,7 +173,8 @@ struct xp_worker {
 
 int xp_worker_init(struct xp_worker *w, int id, int cpu, struct xp_run *run,
 		   struct xp_err *err);
-/* Client: give a connected socket (or -1 for a TCP_CRR slot) before start. */
+/* Client: give a connected socket (or -1 for a TCP_CRR slot) before start;
+ * from xp_worker_start on, the socket is the worker's alone. */
 int xp_worker_add_flow(struct xp_worker *w, int fd, uint32_t idx,
 		       struct xp_err *err);
 int xp_worker_start(struct xp_worker *w, struct xp_err *err);
@@ -182,8 +185,15 @@ void xp_worker_destroy(struct xp_worker *w);
 /* Ask for a snapshot (any thread); it is ready when xp_worker_snap_ready
  * returns the number returned here. */
 uint32_t xp_worker_snap_request(struct xp_worker *w);
+/* Interrupt a worker blocked in a direct-mode recv so it looks at its
+ * commands (done by xp_worker_cmd and xp_worker_snap_request; a kick that
+ * lands just before the recv is lost, so whoever waits on the worker
+ * kicks again now and then, as xp_worker_join does). */
+void xp_worker_kick(struct xp_worker *w);
 int xp_worker_snap_ready(struct xp_worker *w, uint32_t ticket);
-/* Server accept loop: hand a data socket to the worker (any thread). */
+/* Server accept loop: hand a data socket to the worker (any thread).
+ * 0: handed over, and the caller's descriptor is closed (the worker has
+ * its own, see common/fdtable.h); -1: not, fd is still the caller's. */
 int xp_worker_mail(struct xp_worker *w, int fd, uint32_t idx);
 
 struct xp_timer {

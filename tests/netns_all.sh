@@ -46,4 +46,55 @@ if ip -n "$B" -6 addr show dev xpv$$b | grep -q fd00:231::2; then
 	HOST=fd00:231::2 cli udp6 -t UDP_STREAM -6
 	check "$TMP/udp6.json" 'e["udp"]["packets_received"] > 0' "UDP_STREAM over veth, IPv6"
 fi
+
+# A data connection that goes silent mid-test while the control connection
+# still works: an htb class of 8 bit/s swallows the TCP_RR flow's packets.
+# The client's worker, blocked in its direct-mode recv, must be woken for
+# STOP (a kick, not a receive timeout) and the run must end with an error
+# within the drain time of both ends, not hang.
+stall_test() {
+	tc -n "$A" qdisc add dev xpv$$a root handle 1: htb default 1 2>/dev/null &&
+		tc -n "$A" class add dev xpv$$a parent 1: classid 1:1 htb rate 10gbit &&
+		tc -n "$A" class add dev xpv$$a parent 1: classid 1:2 htb rate 8bit ||
+		{ echo "netns_all: no htb here, stalled-flow part skipped"; return 0; }
+	ip netns exec "$A" "$XPERF" -c 10.231.0.2 -p "$PORT" -t TCP_RR -l 2 --json \
+		>"$TMP/stall.json" 2>"$TMP/stall.err" &
+	cpid=$!
+	sleep 0.7
+	# the data connection: the one of the two to the server port that has
+	# sent the most segments
+	dport=$(ip netns exec "$A" ss -tni "dst 10.231.0.2:$PORT" | python3 -c '
+import re, sys
+best = (-1, None)
+lines = sys.stdin.read().splitlines()
+for i, l in enumerate(lines):
+    m = re.search(r"10\.231\.0\.1:(\d+)\s", l)
+    if m and i + 1 < len(lines):
+        s = re.search(r"segs_out:(\d+)", lines[i + 1])
+        if s and int(s.group(1)) > best[0]:
+            best = (int(s.group(1)), m.group(1))
+print(best[1] or "")')
+	[ -n "$dport" ] || fail "stall: data connection not found"
+	tc -n "$A" filter add dev xpv$$a parent 1: protocol ip prio 1 u32 \
+		match ip sport "$dport" 0xffff flowid 1:2 2>/dev/null ||
+		{ kill "$cpid"; wait "$cpid"; tc -n "$A" qdisc del dev xpv$$a root;
+		  echo "netns_all: no u32 classifier here, stalled-flow part skipped"; return 0; }
+	t0=$(date +%s)
+	waited=0
+	while kill -0 "$cpid" 2>/dev/null && [ $waited -lt 40 ]; do sleep 0.5; waited=$((waited + 1)); done
+	if kill -0 "$cpid" 2>/dev/null; then
+		kill -9 "$cpid"
+		fail "stall: client still running 20 s after its flow went silent"
+	fi
+	wait "$cpid"
+	rc=$?
+	echo "netns_all: stalled flow: client exit $rc after $(( $(date +%s) - t0 )) s more"
+	tc -n "$A" qdisc del dev xpv$$a root
+	[ "$rc" -eq 0 ] || { cat "$TMP/stall.err" >&2; fail "stall: exit status $rc"; }
+	check "$TMP/stall.json" 'e["rr"]["transactions"] > 0 and e["client"]["errors"] >= 1 and "peer silent" in e["warning"]' "a stalled flow is reported"
+}
+stall_test
+# and the server still serves
+cli after_stall -t TCP_RR
+check "$TMP/after_stall.json" 'e["rr"]["transactions"] == e["rr"]["server_transactions"] > 0' "TCP_RR after a stalled run"
 echo "netns_all: ok"
