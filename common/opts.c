@@ -248,6 +248,8 @@ static int validate_fast_paths(const struct xp_opts *o, struct xp_err *err)
 		return xp_err_set(err, "-b applies to stream tests, not %s", xp_test_name(o->test));
 	if (o->zerocopy && o->test != XP_TCP_STREAM && o->test != XP_TCP_MAERTS)
 		return xp_err_set(err, "--zerocopy applies to TCP_STREAM and TCP_MAERTS");
+	if (o->rcvlowat && o->test != XP_TCP_STREAM && o->test != XP_TCP_MAERTS)
+		return xp_err_set(err, "--rcvlowat applies to TCP_STREAM and TCP_MAERTS");
 	if (o->no_gso && o->test != XP_UDP_STREAM)
 		return xp_err_set(err, "--no-gso applies to UDP_STREAM");
 	if (o->tps && o->test != XP_TCP_RR && o->test != XP_UDP_RR)

@@ -133,9 +133,11 @@ def main():
                  f"{spin / float(blocking.split()[0]):.2f}x blocking"))
     netns_up()
     try:
-        m, runs = median(lambda: xperf(a, ["-t", "TCP_MAERTS"])["end"]["sum_received"]["bits_per_second"], a.reps)
-        i, iruns = median(lambda: iperf3(a, ["-R", "-l", "131072"]), a.reps)
-        rows.append(("TCP_MAERTS vs iperf3 -R (pin 0,1)", f"{m / 1e6:.1f} Mbit/s", f"iperf3 -R {i / 1e6:.1f}", f"{ratio(m, i):.3f}", "-"))
+        for c, s in (("0", "1"), ("0", "0")):
+            m, _ = median(lambda: xperf(a, ["-t", "TCP_MAERTS"], s, c)["end"]["sum_received"]["bits_per_second"], a.reps)
+            i, _ = median(lambda: iperf3(a, ["-R", "-l", "131072"], c, s), a.reps)
+            rows.append((f"TCP_MAERTS vs iperf3 -R (pin {c},{s})", f"{m / 1e6:.1f} Mbit/s", f"iperf3 -R {i / 1e6:.1f}",
+                         f"{ratio(m, i):.3f}", "-"))
         one, _ = median(lambda: xperf(a, ["-t", "TCP_RR"])["end"]["rr"]["transactions_per_second"], a.reps)
         many = [xperf(a, ["-t", "TCP_RR", "-P", "1000", "-T", "2"], "0,1", "0,1") for _ in range(a.reps)]
         rate = statistics.median(x["end"]["rr"]["transactions_per_second"] for x in many)

@@ -123,6 +123,7 @@ START_TEST(invalid)
 		{ { "-t", "TCP_CRR", "--burst", "4" }, "TCP_CRR use -P" },
 		{ { "-t", "TCP_RR", "--no-gso" }, "UDP_STREAM" },
 		{ { "-t", "UDP_STREAM", "-Z" }, "TCP_STREAM and TCP_MAERTS" },
+		{ { "-t", "TCP_RR", "--rcvlowat", "64K" }, "--rcvlowat applies" },
 		{ { "-t", "UDP_RR", "--burst", "200" }, "at most 128" },
 		{ { "-t", "TCP_RR", "--rate", "10", "-P", "20" }, "per flow" },
 		{ { "--nagle", "--nodelay" }, "exclude" },
