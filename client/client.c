@@ -336,6 +336,53 @@ static int wait_duration(struct client *cl, struct xp_client_result *r,
 	return rc;
 }
 
+/* --warmup (RR tests): transactions run for that long before the measured
+ * part and are counted apart, on both ends: the client's workers move
+ * theirs to w->warm when told, and the server's totals are corrected
+ * after the test (discount_warmup).  0 as wait_until, with cl->t_go moved
+ * to where the measurement starts. */
+static int warm_up(struct client *cl, struct xp_client_result *r, struct xp_err *err)
+{
+	uint64_t deadline;
+	int i, rc;
+
+	if (!cl->ops->rr || !cl->o->warmup)
+		return 0;
+	rc = wait_until(cl, cl->t_go + cl->o->warmup, err);
+	if (rc)
+		return rc;
+	for (i = 0; i < cl->nw; i++)
+		xp_worker_measure(&cl->w[i]);
+	deadline = xp_now_ns() + XP_NS_PER_SEC;
+	for (i = 0; i < cl->nw; i++)
+		while (!xp_worker_measured(&cl->w[i]) && xp_now_ns() < deadline) {
+			usleep(50);
+			xp_worker_kick(&cl->w[i]);
+		}
+	r->warmup_ns = cl->o->warmup;
+	cl->t_go = xp_now_ns();
+	r->start_time = (int64_t)time(NULL);
+	return 0;
+}
+
+/* The server counted the warm-up too.  Every TCP request it answered in it
+ * was one of the client's warm-up transactions; for UDP_RR take out the
+ * requests sent in it (a few of those may have been lost). */
+static void discount_warmup(struct xp_client_result *r)
+{
+	struct xp_msg_result *s = &r->srv;
+	const struct xp_counters *w = &r->warm;
+	uint64_t served = r->test == XP_UDP_RR ? w->dgrams_sent : w->transactions;
+
+#define TAKE(field, n) (field) -= (n) < (field) ? (n) : (field)
+	TAKE(s->transactions, served);
+	TAKE(s->bytes_received, w->bytes_sent);
+	TAKE(s->bytes_sent, w->bytes_recv);
+	TAKE(s->datagrams_received, w->dgrams_sent);
+	TAKE(s->datagrams_sent, w->dgrams_recv);
+#undef TAKE
+}
+
 static int send_stop(struct client *cl, uint64_t dgrams, struct xp_err *err)
 {
 	struct xp_msg m;
@@ -389,6 +436,10 @@ static void collect(struct client *cl, struct xp_client_result *r)
 		size_t k;
 
 		for (k = 0; k < sizeof(w->c) / sizeof(uint64_t); k++)
+			dst[k] += src[k];
+		src = (const uint64_t *)&w->warm;
+		dst = (uint64_t *)&r->warm;
+		for (k = 0; k < sizeof(w->warm) / sizeof(uint64_t); k++)
 			dst[k] += src[k];
 		xp_hist_merge(r->hist, w->hist);
 		if (w->raw_hist && (r->raw_hist || (r->raw_hist = xp_hist_new())))
@@ -467,9 +518,14 @@ static int run_test(struct client *cl, struct xp_client_result *r, struct xp_err
 	r->start_time = (int64_t)time(NULL);
 	cl->t_go = xp_now_ns();
 	all_workers(cl, XP_CMD_GO);
+	rc = warm_up(cl, r, err);
+	if (rc < 0)
+		return -1;
+	if (rc == 0)
+		xp_cpu_snap(&a); /* the CPU use of the measured part only */
 	if (cl->hooks && cl->hooks->on_start)
 		cl->hooks->on_start(cl->hooks->ctx, r);
-	rc = wait_duration(cl, r, err);
+	rc = rc ? rc : wait_duration(cl, r, err);
 	if (rc < 0)
 		return -1;
 	r->interrupted = rc == 1;
@@ -485,6 +541,7 @@ static int run_test(struct client *cl, struct xp_client_result *r, struct xp_err
 	if (recv_result(cl, r, &m, err))
 		return -1;
 	r->srv = m.u.result;
+	discount_warmup(r);
 	remote_tcp(r);
 	if (!r->warning[0] && r->srv.warning[0])
 		snprintf(r->warning, sizeof(r->warning), "server: %s", r->srv.warning);

@@ -17,6 +17,8 @@ struct xp_client_result {
 	char server[96];          /* "10.0.0.2:5310" */
 	uint64_t req, rsp;        /* effective sizes */
 	struct xp_counters c;     /* all client workers */
+	struct xp_counters warm;  /* ... in the --warmup, not in c */
+	uint64_t warmup_ns;       /* the warm-up that ran (0: none) */
 	struct xp_hist *hist;     /* merged round-trip times, ns (with --rate:
 				   * from the intended send time) */
 	struct xp_hist *raw_hist; /* --rate: from the actual send; else NULL */

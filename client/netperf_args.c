@@ -621,6 +621,7 @@ static void build_opts(struct xp_np_cfg *c)
 	o->port = c->port;
 	o->test = c->test;
 	o->length = c->length_ns;
+	o->warmup = 0; /* netperf measures from the first transaction */
 	o->ipv4 = c->family == AF_INET;
 	o->ipv6 = c->family == AF_INET6;
 	if (is_rr(c->test)) {

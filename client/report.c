@@ -178,6 +178,9 @@ static void human_rr(FILE *f, const struct xp_opts *o, const struct xp_client_re
 		r->raw_hist ? " (fixed schedule)" : "");
 	fprintf(f, "  server   %llu transactions served\n",
 		(unsigned long long)r->srv.transactions);
+	if (r->warmup_ns)
+		fprintf(f, "  warm-up  %.2f s before, %llu transactions (counted nowhere)\n",
+			secs(r->warmup_ns), (unsigned long long)r->warm.transactions);
 	human_latency(f, r->raw_hist ? "round-trip latency from intended send" :
 		      "round-trip latency", o, r->hist);
 	if (r->raw_hist)
@@ -295,6 +298,7 @@ void xp_report_json_start(struct xp_json *j, const struct xp_opts *o,
 	xp_json_u64(j, "rate_bps", o->rate);
 	xp_json_u64(j, "pace_burst", o->pace_burst);
 	xp_json_u64(j, "rcvlowat_bytes", o->rcvlowat);
+	xp_json_dbl(j, "warmup_s", is_rr(o->test) ? secs(o->warmup) : 0);
 	xp_json_bool(j, "gso", o->test == XP_UDP_STREAM && !o->no_gso);
 	xp_json_bool(j, "zerocopy", o->zerocopy);
 	xp_json_dbl(j, "duration_s", secs(o->length));
@@ -376,11 +380,12 @@ static void json_latency(struct xp_json *j, const char *key, const struct xp_opt
 
 static void json_rr(struct xp_json *j, const struct xp_opts *o, const struct xp_client_result *r)
 {
-
 	xp_json_obj_open(j, "rr");
 	xp_json_u64(j, "transactions", r->c.transactions);
 	xp_json_dbl(j, "transactions_per_second", per_sec(r->c.transactions, r->elapsed_ns));
 	xp_json_u64(j, "server_transactions", r->srv.transactions);
+	xp_json_dbl(j, "warmup_s", secs(r->warmup_ns));
+	xp_json_u64(j, "warmup_transactions", r->warm.transactions);
 	xp_json_str_val(j, "latency_kind", "round_trip");
 	json_latency(j, "latency_us", o, r->hist);
 	if (r->raw_hist) {

@@ -9,7 +9,7 @@
 #include "common/pace.h"
 #include "proto/msg.h"
 
-enum xp_opt_kind { XP_K_FLAG, XP_K_STR, XP_K_SIZE, XP_K_UINT, XP_K_SECS,
+enum xp_opt_kind { XP_K_FLAG, XP_K_STR, XP_K_SIZE, XP_K_UINT, XP_K_SECS, XP_K_SECS0,
 		   XP_K_TEST, XP_K_RATE, XP_K_SECTION };
 
 struct xp_opt_desc {
@@ -66,6 +66,13 @@ static int set_value(struct xp_opts *o, const struct xp_opt_desc *d,
 			return -1;
 		*(uint64_t *)p = v;
 		return 0;
+	case XP_K_SECS0: /* 0 (also 0.0) allowed */
+		if (arg[0] == '0' && (arg[1] == '\0' ||
+				      (arg[1] == '.' && arg[2 + strspn(arg + 2, "0")] == '\0'))) {
+			*(uint64_t *)p = 0;
+			return 0;
+		}
+		/* fall through */
 	case XP_K_SECS:
 		if (xp_parse_secs(arg, (double)d->max, what, &v, err))
 			return -1;

@@ -13,6 +13,7 @@
 #define XP_TYPE_SIZE uint64_t
 #define XP_TYPE_UINT uint64_t
 #define XP_TYPE_SECS uint64_t
+#define XP_TYPE_SECS0 uint64_t
 #define XP_TYPE_TEST int
 #define XP_TYPE_RATE uint64_t
 

@@ -375,6 +375,70 @@ int xp_worker_snap_ready(struct xp_worker *w, uint32_t ticket)
 	return atomic_load_explicit(&w->snap_done, memory_order_acquire) == ticket;
 }
 
+/* An RR client's requests still out complete in the measured part, so
+ * what they sent is counted there too (TCP: f->txoff bytes not sent yet). */
+static void move_outstanding(struct xp_worker *w, struct xp_flow *f)
+{
+	uint64_t out = f->rcount, b = out * w->run->req;
+
+	if (w->run->test == XP_TCP_RR)
+		b -= f->txoff < b ? f->txoff : b;
+	else if (out <= w->warm.dgrams_sent) {
+		w->warm.dgrams_sent -= out;
+		w->c.dgrams_sent += out;
+	}
+	if (b <= w->warm.bytes_sent) {
+		w->warm.bytes_sent -= b;
+		w->c.bytes_sent += b;
+		f->bytes += b;
+	}
+}
+
+static void begin_measure(struct xp_worker *w)
+{
+	struct xp_counters *c = &w->c, *m = &w->warm;
+	uint32_t i;
+
+	m->bytes_sent = c->bytes_sent;
+	m->bytes_recv = c->bytes_recv;
+	m->dgrams_sent = c->dgrams_sent;
+	m->dgrams_recv = c->dgrams_recv;
+	m->out_of_order = c->out_of_order;
+	m->duplicates = c->duplicates;
+	m->lost = c->lost;
+	m->transactions = c->transactions;
+	c->bytes_sent = c->bytes_recv = c->dgrams_sent = c->dgrams_recv = 0;
+	c->out_of_order = c->duplicates = c->lost = c->transactions = 0;
+	xp_hist_reset(w->hist);
+	if (w->raw_hist)
+		xp_hist_reset(w->raw_hist);
+	for (i = 0; i < w->nlive; i++) {
+		struct xp_flow *f = w->live[i];
+
+		f->bytes = f->trans = 0;
+		if (w->ops->rr && w->run->role == XP_ROLE_CLIENT && w->run->test != XP_TCP_CRR)
+			move_outstanding(w, f);
+	}
+	w->t_go = w->now;
+	atomic_store_explicit(&w->warmed, 1, memory_order_release);
+}
+
+int xp_worker_measured(struct xp_worker *w)
+{
+	return atomic_load_explicit(&w->warmed, memory_order_acquire);
+}
+
+void xp_worker_measure(struct xp_worker *w)
+{
+	uint64_t one = 1;
+
+	atomic_store(&w->measure_req, 1);
+	if (write(w->evfd, &one, sizeof(one)) < 0) {
+		/* the eventfd counter cannot overflow here */
+	}
+	xp_worker_kick(w);
+}
+
 static void on_cmd(struct xp_worker *w)
 {
 	uint64_t v;
@@ -393,6 +457,8 @@ static void on_cmd(struct xp_worker *w)
 			for (i = w->nlive; i-- > 0;)
 				w->side->go(w->live[i]);
 	}
+	if (w->going && !w->warmed && atomic_load(&w->measure_req))
+		begin_measure(w);
 	if (cmd >= XP_CMD_STOP && !w->stopping) {
 		w->stopping = 1;
 		w->t_stop = w->now;
@@ -653,6 +719,7 @@ static void direct_loop(struct xp_worker *w)
 		uint64_t before = w->c.transactions;
 
 		if (atomic_load(&w->cmd) != XP_CMD_GO ||
+		    (atomic_load_explicit(&w->measure_req, memory_order_relaxed) && !w->warmed) ||
 		    atomic_load_explicit(&w->snap_req, memory_order_relaxed) != w->snap_seen)
 			on_cmd(w);
 		if (w->stopping)

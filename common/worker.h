@@ -164,6 +164,9 @@ struct xp_worker {
 	uint32_t ntcpi, captcpi;
 	struct xp_snap snap;
 	_Atomic uint32_t snap_req, snap_done;
+	_Atomic int measure_req; /* xp_worker_measure asked */
+	_Atomic int warmed;      /* ... and the worker did it */
+	struct xp_counters warm; /* what the warm-up did, not in c */
 	uint32_t snap_seen;
 	struct xp_timer *timers; /* min-heap of paced flows waiting to send */
 	uint32_t ntimers, captimers;
@@ -185,6 +188,11 @@ void xp_worker_destroy(struct xp_worker *w);
 /* Ask for a snapshot (any thread); it is ready when xp_worker_snap_ready
  * returns the number returned here. */
 uint32_t xp_worker_snap_request(struct xp_worker *w);
+/* --warmup over (any thread): the worker moves what it counted so far to
+ * w->warm, clears its counters, histograms and flow totals, and measures
+ * from then on (w->t_go); xp_worker_measured says when it has. */
+void xp_worker_measure(struct xp_worker *w);
+int xp_worker_measured(struct xp_worker *w);
 /* Interrupt a worker blocked in a direct-mode recv so it looks at its
  * commands (done by xp_worker_cmd and xp_worker_snap_request; a kick that
  * lands just before the recv is lost, so whoever waits on the worker

@@ -79,4 +79,18 @@ assert all(int(r["lower_ns"]) <= int(r["upper_ns"]) for r in rows)' "$TMP/h.csv"
 X -t TCP_RR -l 1 --rate 2000 --json >"$TMP/rate.json" || fail "--rate"
 check "$TMP/rate.json" 'abs(e["rr"]["transactions_per_second"] / 2000 - 1) < 0.05' "--rate 2000 held"
 check "$TMP/rate.json" 'e["rr"]["latency_us"]["p50"] >= e["rr"]["uncorrected_latency_us"]["min"]' "corrected and uncorrected latency"
+
+# warm-up: run before the measured part and counted on neither end; the
+# counts of the two ends still agree exactly
+t0=$(date +%s%N)
+X -t TCP_RR -l 1 --warmup 0.6 -m 16 -M 64 --json >"$TMP/warm.json" || fail "--warmup"
+t1=$(date +%s%N)
+[ $(( (t1 - t0) / 1000000 )) -ge 1600 ] || fail "--warmup 0.6 -l 1 took only $(( (t1 - t0) / 1000000 )) ms"
+check "$TMP/warm.json" 'e["rr"]["warmup_transactions"] > 0 and e["rr"]["warmup_s"] == 0.6' "warm-up ran"
+check "$TMP/warm.json" 'e["rr"]["transactions"] == e["rr"]["server_transactions"] > 0 and e["sum_sent"]["seconds"] < 1.2' "warm-up not counted"
+check "$TMP/warm.json" 'e["client"]["bytes_sent"] == 16 * e["rr"]["transactions"] == e["server"]["bytes_received"] and e["server"]["bytes_sent"] == 64 * e["rr"]["transactions"]' "warm-up bytes not counted"
+X -t UDP_RR -l 0.5 --warmup 0.3 --json >"$TMP/uwarm.json" || fail "UDP_RR --warmup"
+check "$TMP/uwarm.json" 'e["rr"]["warmup_transactions"] > 0 and e["udp"]["packets_sent"] == e["rr"]["transactions"] + e["udp"]["lost"]' "UDP_RR warm-up accounting"
+X -t TCP_RR -l 0.5 --warmup 0 --json >"$TMP/nowarm.json" || fail "--warmup 0"
+check "$TMP/nowarm.json" 'e["rr"]["warmup_transactions"] == 0 and e["rr"]["warmup_s"] == 0' "--warmup 0"
 echo "scripting: ok"
