@@ -5,6 +5,8 @@
  * The parts:
  *   client/netperf_args.c    netperf argv -> struct xp_np_cfg (which holds
  *                            the struct xp_opts of the run); pure.
+ *   client/netperf_options.c the global and test-specific option tables
+ *                            (letter, argument, effect, help) it uses.
  *   client/netperf_calc.c    throughput units, CPU, service demand, the
  *                            -i/-I confidence loop and the value of every
  *                            selector; pure.
