@@ -1,12 +1,15 @@
+/* The worker thread itself: its setup and buffers, the commands it takes
+ * from the controlling thread (start, stop, warm-up over), the epoll loop,
+ * direct mode (one RR flow on a blocking socket, woken by a signal), its
+ * private descriptor table, and start/join/mail/destroy.  The flows it
+ * runs are in common/flow.c, its timers in common/timers.c, its interval
+ * snapshots in common/snapshot.c. */
 #include "common/worker.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/tcp.h> /* the full struct tcp_info */
-#include <netinet/in.h>
 #include <sched.h>
 #include <signal.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,8 +25,7 @@
 #include "common/engines.h"
 #include "common/fdtable.h"
 #include "common/mailbox.h"
-#include "common/pace.h"
-#include "common/seqwin.h"
+#include "common/worker_int.h"
 #include "proto/msg.h"
 
 #define EV_BATCH 64
@@ -101,193 +103,6 @@ int xp_worker_init(struct xp_worker *w, int id, int cpu, struct xp_run *run,
 	return alloc_bufs(w, err);
 }
 
-static int live_push(struct xp_worker *w, struct xp_flow *f)
-{
-	if (w->nlive == w->caplive) {
-		uint32_t cap = w->caplive ? w->caplive * 2 : 16;
-		struct xp_flow **n = realloc(w->live, cap * sizeof(*n));
-
-		if (!n)
-			return -1;
-		w->live = n;
-		w->caplive = cap;
-	}
-	f->slot = w->nlive;
-	w->live[w->nlive++] = f;
-	return 0;
-}
-
-static void noop_io(struct xp_flow *f, uint32_t events)
-{
-	(void)f;
-	(void)events;
-}
-
-uint64_t xp_flow_next_slot(const struct xp_flow *f, uint64_t prev)
-{
-	const struct xp_worker *w = f->w;
-	uint64_t per = w->run->sched_ns;
-
-	if (!prev)
-		return w->t_go + per * f->idx / (w->run->flows ? w->run->flows : 1);
-	return prev + per;
-}
-
-struct xp_flow *xp_flow_alloc(struct xp_worker *w, int fd, uint32_t idx)
-{
-	struct xp_flow *f = w->free_flows;
-
-	if (f)
-		w->free_flows = f->next_free;
-	else if (!(f = malloc(sizeof(*f))))
-		return NULL;
-	memset(f, 0, sizeof(*f));
-	f->fd = fd;
-	f->idx = idx;
-	f->w = w;
-	f->on_io = noop_io;
-	if (live_push(w, f)) {
-		f->next_free = w->free_flows;
-		w->free_flows = f;
-		return NULL;
-	}
-	return f;
-}
-
-int xp_flow_watch(struct xp_flow *f, uint32_t events)
-{
-	struct epoll_event ev = { .events = events, .data.ptr = f };
-	int op = !f->events ? EPOLL_CTL_ADD : events ? EPOLL_CTL_MOD : EPOLL_CTL_DEL;
-
-	if (f->events == events)
-		return 0;
-	if (epoll_ctl(f->w->epfd, op, f->fd, &ev))
-		return -1;
-	f->events = events;
-	return 0;
-}
-
-void xp_tcp_totals_add(struct xp_tcp_totals *t, const struct xp_tcp_flow *f)
-{
-	double n = (double)t->flows;
-
-	t->rtt_us_mean = (t->rtt_us_mean * n + f->rtt_us) / (n + 1);
-	t->rttvar_us_mean = (t->rttvar_us_mean * n + f->rttvar_us) / (n + 1);
-	t->flows++;
-	t->retrans += f->retrans;
-	t->rtt_us_max = f->rtt_us > t->rtt_us_max ? f->rtt_us : t->rtt_us_max;
-	t->cwnd_min = !t->cwnd_min || f->cwnd < t->cwnd_min ? f->cwnd : t->cwnd_min;
-	t->cwnd_max = f->cwnd > t->cwnd_max ? f->cwnd : t->cwnd_max;
-	t->mss = f->mss > t->mss ? f->mss : t->mss;
-	t->delivery_rate_bps += f->delivery_rate_bps;
-}
-
-void xp_tcp_totals_merge(struct xp_tcp_totals *t, const struct xp_tcp_totals *u)
-{
-	double n = (double)t->flows, m = (double)u->flows;
-
-	if (!u->flows)
-		return;
-	t->rtt_us_mean = (t->rtt_us_mean * n + u->rtt_us_mean * m) / (n + m);
-	t->rttvar_us_mean = (t->rttvar_us_mean * n + u->rttvar_us_mean * m) / (n + m);
-	t->flows += u->flows;
-	t->retrans += u->retrans;
-	t->rtt_us_max = u->rtt_us_max > t->rtt_us_max ? u->rtt_us_max : t->rtt_us_max;
-	t->cwnd_min = !t->cwnd_min || u->cwnd_min < t->cwnd_min ? u->cwnd_min : t->cwnd_min;
-	t->cwnd_max = u->cwnd_max > t->cwnd_max ? u->cwnd_max : t->cwnd_max;
-	t->mss = u->mss > t->mss ? u->mss : t->mss;
-	t->delivery_rate_bps += u->delivery_rate_bps;
-}
-
-/* Read TCP_INFO of a TCP flow about to close. */
-static void sample_tcp(struct xp_worker *w, struct xp_flow *f)
-{
-	struct tcp_info ti;
-	socklen_t len = sizeof(ti);
-	struct xp_tcp_flow t;
-
-	if (w->ops->sock_type != SOCK_STREAM || w->run->test == XP_TCP_CRR ||
-	    getsockopt(f->fd, IPPROTO_TCP, TCP_INFO, &ti, &len))
-		return;
-	memset(&t, 0, sizeof(t));
-	t.idx = f->idx;
-	t.retrans = ti.tcpi_total_retrans;
-	t.rtt_us = ti.tcpi_rtt;
-	t.rttvar_us = ti.tcpi_rttvar;
-	t.cwnd = ti.tcpi_snd_cwnd;
-	t.mss = ti.tcpi_snd_mss;
-	if (len >= offsetof(struct tcp_info, tcpi_delivery_rate) + sizeof(ti.tcpi_delivery_rate))
-		t.delivery_rate_bps = ti.tcpi_delivery_rate * 8;
-	xp_tcp_totals_add(&w->tcp, &t);
-	if (w->ntcpi == w->captcpi) {
-		uint32_t cap = w->captcpi ? 2 * w->captcpi : 16;
-		struct xp_tcp_flow *n = realloc(w->tcpi, cap * sizeof(*n));
-
-		if (!n)
-			return;
-		w->tcpi = n;
-		w->captcpi = cap;
-	}
-	w->tcpi[w->ntcpi++] = t;
-}
-
-void xp_flow_finish(struct xp_flow *f)
-{
-	struct xp_worker *w = f->w;
-	struct xp_flow *last;
-
-	if (f->fd >= 0) {
-		sample_tcp(w, f);
-		close(f->fd);
-	}
-	f->fd = -1;
-	f->events = 0;
-	f->on_io = noop_io;
-	if (f->win) {
-		/* UDP receiver: its window's counts become the worker's */
-		w->c.dgrams_recv += f->win->unique;
-		w->c.out_of_order += f->win->out_of_order;
-		w->c.duplicates += f->win->duplicates;
-		free(f->win);
-		f->win = NULL;
-	}
-	free(f->ring);
-	f->ring = NULL;
-	last = w->live[--w->nlive];
-	w->live[f->slot] = last;
-	last->slot = f->slot;
-	f->next_free = w->free_flows;
-	w->free_flows = f;
-}
-
-void xp_flow_warn(struct xp_flow *f, const char *what, int errnum)
-{
-	struct xp_worker *w = f->w;
-
-	if (!w->errmsg[0])
-		snprintf(w->errmsg, sizeof(w->errmsg), "flow %u: %s: %s", f->idx,
-			 what, strerror(errnum));
-}
-
-void xp_flow_fail(struct xp_flow *f, int errnum)
-{
-	struct xp_worker *w = f->w;
-
-	w->c.errors++;
-	if (!w->errmsg[0])
-		snprintf(w->errmsg, sizeof(w->errmsg), "flow %u: %s", f->idx,
-			 strerror(errnum));
-	xp_flow_finish(f);
-}
-
-int xp_worker_add_flow(struct xp_worker *w, int fd, uint32_t idx,
-		       struct xp_err *err)
-{
-	if (!xp_flow_alloc(w, fd, idx))
-		return xp_err_set(err, "worker %d: out of memory for flow %u", w->id, idx);
-	return 0;
-}
-
 static void take_mail(struct xp_worker *w)
 {
 	int fd, rc;
@@ -312,67 +127,6 @@ static void take_mail(struct xp_worker *w)
 		if (w->ops->persistent)
 			atomic_fetch_add(&w->run->registered, 1);
 	}
-}
-
-static uint64_t flow_retrans(const struct xp_worker *w, const struct xp_flow *f)
-{
-	struct tcp_info ti;
-	socklen_t len = sizeof(ti);
-
-	if (w->ops->sock_type != SOCK_STREAM || w->run->test == XP_TCP_CRR || f->fd < 0 ||
-	    getsockopt(f->fd, IPPROTO_TCP, TCP_INFO, &ti, &len))
-		return 0;
-	return ti.tcpi_total_retrans;
-}
-
-static void take_snapshot(struct xp_worker *w)
-{
-	uint32_t req = atomic_load_explicit(&w->snap_req, memory_order_acquire), i;
-	struct xp_snap *s = &w->snap;
-
-	if (req == w->snap_seen)
-		return;
-	if (!s->hist)
-		s->hist = xp_hist_new();
-	if (s->capflows < w->nlive) {
-		struct xp_flow_snap *n = realloc(s->flows, w->nlive * sizeof(*n));
-
-		if (n) {
-			s->flows = n;
-			s->capflows = w->nlive;
-		}
-	}
-	s->t = xp_now_ns();
-	s->c = w->c;
-	if (s->hist)
-		xp_hist_copy(s->hist, w->hist);
-	for (i = 0, s->nflows = 0; i < w->nlive && i < s->capflows; i++, s->nflows++) {
-		const struct xp_flow *f = w->live[i];
-
-		s->flows[i].idx = f->idx;
-		s->flows[i].bytes = f->bytes;
-		s->flows[i].trans = f->trans;
-		s->flows[i].retrans = flow_retrans(w, f);
-	}
-	w->snap_seen = req;
-	atomic_store_explicit(&w->snap_done, req, memory_order_release);
-}
-
-uint32_t xp_worker_snap_request(struct xp_worker *w)
-{
-	uint32_t t = atomic_fetch_add(&w->snap_req, 1) + 1;
-	uint64_t one = 1;
-
-	if (write(w->evfd, &one, sizeof(one)) < 0) {
-		/* the eventfd counter cannot overflow here */
-	}
-	xp_worker_kick(w);
-	return t;
-}
-
-int xp_worker_snap_ready(struct xp_worker *w, uint32_t ticket)
-{
-	return atomic_load_explicit(&w->snap_done, memory_order_acquire) == ticket;
 }
 
 /* An RR client's requests still out complete in the measured part, so
@@ -447,7 +201,7 @@ static void on_cmd(struct xp_worker *w)
 
 	if (read(w->evfd, &v, sizeof(v)) < 0 && errno != EAGAIN)
 		return;
-	take_snapshot(w);
+	xp_take_snapshot(w);
 	cmd = atomic_load(&w->cmd);
 	w->now = xp_now_ns();
 	if (cmd >= XP_CMD_GO && !w->going) {
@@ -467,114 +221,6 @@ static void on_cmd(struct xp_worker *w)
 		for (i = w->nlive; i-- > 0;)
 			if (i < w->nlive && w->side->stop)
 				w->side->stop(w->live[i]);
-	}
-}
-
-/* Timers: a binary min-heap ordered by wake time. */
-static void heap_swap(struct xp_timer *t, uint32_t a, uint32_t b)
-{
-	struct xp_timer x = t[a];
-
-	t[a] = t[b];
-	t[b] = x;
-}
-
-static void heap_push(struct xp_worker *w, struct xp_timer t)
-{
-	uint32_t i;
-
-	if (w->ntimers == w->captimers) {
-		uint32_t cap = w->captimers ? 2 * w->captimers : 16;
-		struct xp_timer *n = realloc(w->timers, cap * sizeof(*n));
-
-		if (!n)
-			return; /* the flow stays asleep: counted below as an error */
-		w->timers = n;
-		w->captimers = cap;
-	}
-	i = w->ntimers++;
-	w->timers[i] = t;
-	while (i && w->timers[(i - 1) / 2].when > w->timers[i].when) {
-		heap_swap(w->timers, i, (i - 1) / 2);
-		i = (i - 1) / 2;
-	}
-}
-
-static struct xp_timer heap_pop(struct xp_worker *w)
-{
-	struct xp_timer top = w->timers[0];
-	uint32_t i = 0;
-
-	w->timers[0] = w->timers[--w->ntimers];
-	for (;;) {
-		uint32_t l = 2 * i + 1, r = l + 1, m = i;
-
-		if (l < w->ntimers && w->timers[l].when < w->timers[m].when)
-			m = l;
-		if (r < w->ntimers && w->timers[r].when < w->timers[m].when)
-			m = r;
-		if (m == i)
-			return top;
-		heap_swap(w->timers, i, m);
-		i = m;
-	}
-}
-
-void xp_flow_sleep_until(struct xp_flow *f, uint64_t when)
-{
-	struct xp_timer t = { when, f };
-	uint32_t before = f->w->ntimers;
-
-	if (f->events & EPOLLOUT)
-		xp_flow_watch(f, f->events & ~(uint32_t)EPOLLOUT);
-	heap_push(f->w, t);
-	if (f->w->ntimers == before)
-		f->w->c.errors++;
-}
-
-void xp_flow_sleep_precise(struct xp_flow *f, uint64_t when)
-{
-	xp_flow_sleep_until(f, when > XP_WAKE_EARLY_NS ? when - XP_WAKE_EARLY_NS : when);
-}
-
-void xp_spin_until(uint64_t when)
-{
-	while (xp_now_ns() < when)
-		;
-}
-
-#define PACE_SPIN_NS 20000ull
-
-int xp_flow_pace(struct xp_flow *f, uint64_t bytes)
-{
-	uint64_t rate = f->w->run->rate_bps, now;
-
-	if (!rate)
-		return 1;
-	now = xp_now_ns();
-	if (!f->next_send)
-		f->next_send = now + xp_pace_ns(bytes, rate) / 2;
-	while (f->next_send > now) {
-		if (f->next_send - now > PACE_SPIN_NS) {
-			xp_flow_sleep_until(f, f->next_send);
-			return 0;
-		}
-		now = xp_now_ns();
-	}
-	return 1;
-}
-
-/* Wake every flow whose time has come.  A flow finished while asleep is
- * skipped: sleeping flows (paced streams, RR on a --rate schedule) are
- * client flows or persistent server flows, whose memory is not reused
- * after GO. */
-static void run_timers(struct xp_worker *w)
-{
-	while (w->ntimers && w->timers[0].when <= w->now) {
-		struct xp_timer t = heap_pop(w);
-
-		if (t.f->fd >= 0)
-			t.f->on_io(t.f, EPOLLOUT);
 	}
 }
 
@@ -759,7 +405,7 @@ static void loop(struct xp_worker *w)
 			direct_loop(w);
 		if (w->ntimers) {
 			w->now = xp_now_ns();
-			run_timers(w);
+			xp_run_timers(w);
 		}
 		if (!slow)
 			continue;
