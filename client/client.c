@@ -355,10 +355,7 @@ static int warm_up(struct client *cl, struct xp_client_result *r, struct xp_err 
 		xp_worker_measure(&cl->w[i]);
 	deadline = xp_now_ns() + XP_NS_PER_SEC;
 	for (i = 0; i < cl->nw; i++)
-		while (!xp_worker_measured(&cl->w[i]) && xp_now_ns() < deadline) {
-			usleep(50);
-			xp_worker_kick(&cl->w[i]);
-		}
+		xp_worker_await(&cl->w[i], xp_worker_measured, 0, deadline);
 	r->warmup_ns = cl->o->warmup;
 	cl->t_go = xp_now_ns();
 	r->start_time = (int64_t)time(NULL);
@@ -431,16 +428,9 @@ static void collect(struct client *cl, struct xp_client_result *r)
 
 	for (i = 0; i < cl->nw; i++) {
 		struct xp_worker *w = &cl->w[i];
-		const uint64_t *src = (const uint64_t *)&w->c;
-		uint64_t *dst = (uint64_t *)&r->c;
-		size_t k;
 
-		for (k = 0; k < sizeof(w->c) / sizeof(uint64_t); k++)
-			dst[k] += src[k];
-		src = (const uint64_t *)&w->warm;
-		dst = (uint64_t *)&r->warm;
-		for (k = 0; k < sizeof(w->warm) / sizeof(uint64_t); k++)
-			dst[k] += src[k];
+		xp_counters_add(&r->c, &w->c);
+		xp_counters_add(&r->warm, &w->warm);
 		xp_hist_merge(r->hist, w->hist);
 		if (w->raw_hist && (r->raw_hist || (r->raw_hist = xp_hist_new())))
 			xp_hist_merge(r->raw_hist, w->raw_hist);

@@ -2,7 +2,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "common/clock.h"
 
@@ -74,15 +73,8 @@ static void wait_snaps(struct xp_worker *w, int nw)
 
 	for (i = 0; i < n; i++)
 		tickets[i] = xp_worker_snap_request(&w[i]);
-	for (i = 0; i < n; i++) {
-		unsigned spins = 0;
-
-		while (!xp_worker_snap_ready(&w[i], tickets[i]) && xp_now_ns() < deadline)
-			if (++spins % 200 == 0)
-				xp_worker_kick(&w[i]); /* the first kick may have been lost */
-			else
-				usleep(50);
-	}
+	for (i = 0; i < n; i++)
+		xp_worker_await(&w[i], xp_worker_snap_ready, tickets[i], deadline);
 }
 
 /* Fold one worker's snapshot into the interval. */

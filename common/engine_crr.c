@@ -6,8 +6,6 @@
  * server and the client's ephemeral ports are not exhausted; the client
  * closes when it sees that end of stream and starts the next transaction. */
 #include <errno.h>
-#include <stdio.h>
-#include <string.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
@@ -28,9 +26,7 @@ static void cli_error(struct xp_flow *f, int errnum)
 	struct xp_worker *w = f->w;
 
 	w->c.errors++;
-	if (!w->errmsg[0])
-		snprintf(w->errmsg, sizeof(w->errmsg), "TCP_CRR flow %u: %s",
-			 f->idx, strerror(errnum));
+	xp_flow_warn(f, "TCP_CRR", errnum);
 	if (f->fd >= 0)
 		close(f->fd);
 	f->fd = -1;

@@ -74,6 +74,16 @@ int xp_flow_watch(struct xp_flow *f, uint32_t events)
 	return 0;
 }
 
+void xp_counters_add(struct xp_counters *dst, const struct xp_counters *src)
+{
+	const uint64_t *s = (const uint64_t *)src;
+	uint64_t *d = (uint64_t *)dst;
+	size_t k;
+
+	for (k = 0; k < sizeof(*src) / sizeof(uint64_t); k++)
+		d[k] += s[k];
+}
+
 void xp_tcp_totals_add(struct xp_tcp_totals *t, const struct xp_tcp_flow *f)
 {
 	double n = (double)t->flows;
@@ -172,18 +182,14 @@ void xp_flow_warn(struct xp_flow *f, const char *what, int errnum)
 	struct xp_worker *w = f->w;
 
 	if (!w->errmsg[0])
-		snprintf(w->errmsg, sizeof(w->errmsg), "flow %u: %s: %s", f->idx,
-			 what, strerror(errnum));
+		snprintf(w->errmsg, sizeof(w->errmsg), "flow %u: %s%s%s", f->idx,
+			 what ? what : "", what ? ": " : "", strerror(errnum));
 }
 
 void xp_flow_fail(struct xp_flow *f, int errnum)
 {
-	struct xp_worker *w = f->w;
-
-	w->c.errors++;
-	if (!w->errmsg[0])
-		snprintf(w->errmsg, sizeof(w->errmsg), "flow %u: %s", f->idx,
-			 strerror(errnum));
+	f->w->c.errors++;
+	xp_flow_warn(f, NULL, errnum);
 	xp_flow_finish(f);
 }
 

@@ -9,7 +9,6 @@
 #include <netinet/in.h>
 #include <stdlib.h>
 #include <sys/socket.h>
-#include <unistd.h>
 
 #include "common/clock.h"
 #include "common/worker_int.h"
@@ -62,12 +61,8 @@ void xp_take_snapshot(struct xp_worker *w)
 uint32_t xp_worker_snap_request(struct xp_worker *w)
 {
 	uint32_t t = atomic_fetch_add(&w->snap_req, 1) + 1;
-	uint64_t one = 1;
 
-	if (write(w->evfd, &one, sizeof(one)) < 0) {
-		/* the eventfd counter cannot overflow here */
-	}
-	xp_worker_kick(w);
+	xp_worker_ask(w);
 	return t;
 }
 

@@ -177,20 +177,42 @@ static void begin_measure(struct xp_worker *w)
 	atomic_store_explicit(&w->warmed, 1, memory_order_release);
 }
 
-int xp_worker_measured(struct xp_worker *w)
+int xp_worker_measured(struct xp_worker *w, uint32_t unused)
 {
+	(void)unused;
 	return atomic_load_explicit(&w->warmed, memory_order_acquire);
 }
 
-void xp_worker_measure(struct xp_worker *w)
+int xp_worker_await(struct xp_worker *w, int (*ready)(struct xp_worker *, uint32_t),
+		    uint32_t arg, uint64_t deadline)
+{
+	unsigned n = 0;
+
+	while (!ready(w, arg)) {
+		if (xp_now_ns() >= deadline)
+			return 0;
+		usleep(50);
+		if (++n % 200 == 0)
+			xp_worker_kick(w);
+	}
+	return 1;
+}
+
+void xp_worker_ask(struct xp_worker *w)
 {
 	uint64_t one = 1;
 
-	atomic_store(&w->measure_req, 1);
+	atomic_fetch_add(&w->asks, 1);
 	if (write(w->evfd, &one, sizeof(one)) < 0) {
 		/* the eventfd counter cannot overflow here */
 	}
 	xp_worker_kick(w);
+}
+
+void xp_worker_measure(struct xp_worker *w)
+{
+	atomic_store(&w->measure_req, 1);
+	xp_worker_ask(w);
 }
 
 static void on_cmd(struct xp_worker *w)
@@ -199,6 +221,7 @@ static void on_cmd(struct xp_worker *w)
 	int cmd;
 	uint32_t i;
 
+	w->asks_seen = atomic_load(&w->asks); /* what is asked later is seen next time */
 	if (read(w->evfd, &v, sizeof(v)) < 0 && errno != EAGAIN)
 		return;
 	xp_take_snapshot(w);
@@ -357,16 +380,14 @@ static void direct_loop(struct xp_worker *w)
 	/* out of the epoll set too: its callback would run on every packet */
 	xp_flow_watch(f, 0);
 	w->direct = 1;
-	/* from here a command comes with a kick; one that came before is seen
-	 * by the first look at w->cmd below (both sides order their store
+	/* from here a request comes with a kick; one that came before is seen
+	 * by the first look at w->asks below (both sides order their store
 	 * before their load) */
 	atomic_store(&w->in_direct, 1);
 	while (w->nlive == 1 && w->live[0] == f && !finished(w)) {
 		uint64_t before = w->c.transactions;
 
-		if (atomic_load(&w->cmd) != XP_CMD_GO ||
-		    (atomic_load_explicit(&w->measure_req, memory_order_relaxed) && !w->warmed) ||
-		    atomic_load_explicit(&w->snap_req, memory_order_relaxed) != w->snap_seen)
+		if (atomic_load(&w->asks) != w->asks_seen)
 			on_cmd(w);
 		if (w->stopping)
 			break;
@@ -511,13 +532,8 @@ int xp_worker_start(struct xp_worker *w, struct xp_err *err)
 
 void xp_worker_cmd(struct xp_worker *w, int cmd)
 {
-	uint64_t one = 1;
-
 	atomic_store(&w->cmd, cmd);
-	if (write(w->evfd, &one, sizeof(one)) < 0) {
-		/* counter overflow is impossible; nothing else to do */
-	}
-	xp_worker_kick(w);
+	xp_worker_ask(w);
 }
 
 /* Kicks every 10 ms while waiting, in case a kick was lost (see above). */

@@ -49,6 +49,8 @@ struct xp_tcp_flow {
 	uint64_t delivery_rate_bps;
 };
 
+/* dst += src, field by field (all are uint64_t sums). */
+void xp_counters_add(struct xp_counters *dst, const struct xp_counters *src);
 void xp_tcp_totals_add(struct xp_tcp_totals *t, const struct xp_tcp_flow *f);
 void xp_tcp_totals_merge(struct xp_tcp_totals *t, const struct xp_tcp_totals *u);
 
@@ -165,6 +167,8 @@ struct xp_worker {
 	struct xp_snap snap;
 	_Atomic uint32_t snap_req, snap_done;
 	_Atomic int measure_req; /* xp_worker_measure asked */
+	_Atomic uint32_t asks;   /* requests posted (any kind): xp_worker_ask */
+	uint32_t asks_seen;      /* ... as of the worker's last on_cmd */
 	_Atomic int warmed;      /* ... and the worker did it */
 	struct xp_counters warm; /* what the warm-up did, not in c */
 	uint32_t snap_seen;
@@ -190,9 +194,14 @@ void xp_worker_destroy(struct xp_worker *w);
 uint32_t xp_worker_snap_request(struct xp_worker *w);
 /* --warmup over (any thread): the worker moves what it counted so far to
  * w->warm, clears its counters, histograms and flow totals, and measures
- * from then on (w->t_go); xp_worker_measured says when it has. */
+ * from then on (w->t_go); xp_worker_measured says when it has (`unused`:
+ * the shape xp_worker_await wants). */
 void xp_worker_measure(struct xp_worker *w);
-int xp_worker_measured(struct xp_worker *w);
+int xp_worker_measured(struct xp_worker *w, uint32_t unused);
+/* Wait (any thread) until ready(w, arg) or `deadline` (xp_now_ns time),
+ * kicking the worker every 10 ms in case a kick was lost.  1: ready. */
+int xp_worker_await(struct xp_worker *w, int (*ready)(struct xp_worker *, uint32_t),
+		    uint32_t arg, uint64_t deadline);
 /* Interrupt a worker blocked in a direct-mode recv so it looks at its
  * commands (done by xp_worker_cmd and xp_worker_snap_request; a kick that
  * lands just before the recv is lost, so whoever waits on the worker
@@ -230,7 +239,8 @@ int xp_flow_pace(struct xp_flow *f, uint64_t bytes);
 int xp_flow_watch(struct xp_flow *f, uint32_t events);
 void xp_flow_finish(struct xp_flow *f);   /* close, mark done */
 void xp_flow_fail(struct xp_flow *f, int errnum);
-/* Note a recoverable problem (the first one is reported); the flow goes on. */
+/* Note a recoverable problem (the first one is reported; `what` may be
+ * NULL); the flow goes on. */
 void xp_flow_warn(struct xp_flow *f, const char *what, int errnum);
 struct xp_flow *xp_flow_alloc(struct xp_worker *w, int fd, uint32_t idx);
 

@@ -7,6 +7,9 @@
 
 #include "common/worker.h"
 
+/* Post a request already recorded in w (a command, a snapshot, the end
+ * of the warm-up): count it, wake the epoll loop and a blocked recv. */
+void xp_worker_ask(struct xp_worker *w);
 /* Wake every flow whose timer is due by w->now (common/timers.c). */
 void xp_run_timers(struct xp_worker *w);
 /* Take the snapshot asked for, if one is (common/snapshot.c). */
