@@ -1,7 +1,8 @@
-/* A worker's mailbox: how another thread hands a worker a connected
- * socket.  The socket travels as SCM_RIGHTS over a SOCK_SEQPACKET
- * socketpair, so it lands in the receiving worker's own descriptor table
- * (see common/fdtable.h) whatever table the sender uses. */
+/* A server worker's mailbox: how the accept thread hands it a connected
+ * socket, as a descriptor number in the table they share, over a pipe.
+ * (Server workers keep the process's table; see common/fdtable.h.  An
+ * SCM_RIGHTS version, which would let them own theirs, left a TCP_CRR
+ * server socket open about once in 150 runs, cause not found.) */
 #ifndef XP_MAILBOX_H
 #define XP_MAILBOX_H
 
@@ -11,11 +12,10 @@
  * 0, or -1 with errno. */
 int xp_mailbox_open(int fds[2]);
 /* Send `fd` with its flow index, waiting up to `wait_ms` for room.  0: sent,
- * and the sender's copy of fd is closed; -1 (errno): not sent, fd is
- * still the caller's. */
+ * the socket is the worker's now; -1 (errno): not sent, still the caller's. */
 int xp_mailbox_send(int wfd, int fd, uint32_t idx, int wait_ms);
-/* 1: a socket arrived (*fd, *idx; close-on-exec); 0: none waiting;
- * -1: a message without a socket or a read error (errno). */
+/* 1: a socket arrived (*fd, *idx); 0: none waiting; -1: a short message
+ * (EPROTO) or a read error (errno). */
 int xp_mailbox_recv(int rfd, int *fd, uint32_t *idx);
 
 #endif

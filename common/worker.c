@@ -445,11 +445,17 @@ static void loop(struct xp_worker *w)
  * process's, keeping only the worker's epoll set, eventfd, mailbox and
  * flow sockets.  xp_worker_start waits for this, then closes its own
  * copies of the flow sockets, so that closing one here really closes it.
- * Sockets arrive later through the mailbox, straight into this table. */
+ * Client workers only: a server worker's sockets come later, by number,
+ * through its mailbox (common/mailbox.h), so it keeps the shared table;
+ * a TCP_CRR client opens its sockets itself. */
 enum { FDS_STARTING, FDS_PRIVATE, FDS_SHARED };
 
 static void own_fdtable(struct xp_worker *w)
 {
+	if (w->run->role == XP_ROLE_SERVER) { /* its sockets come by number: common/mailbox.h */
+		atomic_store(&w->fds_state, FDS_SHARED);
+		return;
+	}
 	int *keep = malloc((w->nlive + 3) * sizeof(*keep));
 	size_t n = 0;
 	uint32_t i;

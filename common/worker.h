@@ -209,8 +209,8 @@ int xp_worker_await(struct xp_worker *w, int (*ready)(struct xp_worker *, uint32
 void xp_worker_kick(struct xp_worker *w);
 int xp_worker_snap_ready(struct xp_worker *w, uint32_t ticket);
 /* Server accept loop: hand a data socket to the worker (any thread).
- * 0: handed over, and the caller's descriptor is closed (the worker has
- * its own, see common/fdtable.h); -1: not, fd is still the caller's. */
+ * 0: handed over, the socket is the worker's now; -1: not, fd is still
+ * the caller's. */
 int xp_worker_mail(struct xp_worker *w, int fd, uint32_t idx);
 
 struct xp_timer {
