@@ -11,7 +11,7 @@
 #include "client/slo_eval.h"
 #include "common/exitcodes.h"
 #include "common/hist.h"
-#include "common/stats.h"
+#include "client/stats.h"
 #include "proto/msg.h"
 
 static int parse_confidence(const char *s, int *level, double *width, struct xp_err *err)

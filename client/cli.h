@@ -8,7 +8,7 @@
 
 #include "common/err.h"
 #include "common/opts.h"
-#include "common/slo.h"
+#include "client/slo.h"
 
 struct xp_cli {
 	const struct xp_opts *o;

@@ -8,7 +8,7 @@
 #include "common/cpu.h"
 #include "common/err.h"
 #include "common/opts.h"
-#include "common/worker.h"
+#include "common/engine/worker.h"
 #include "client/intervals.h"
 #include "proto/msg.h"
 

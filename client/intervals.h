@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "common/worker.h"
+#include "common/engine/worker.h"
 
 struct xp_flow_iv {
 	uint32_t idx;

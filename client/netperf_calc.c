@@ -13,7 +13,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "common/stats.h"
+#include "client/stats.h"
 #include "proto/msg.h"
 
 const char *xp_np_units(char fmt)

@@ -8,7 +8,7 @@
 #include "common/clock.h"
 #include "client/report_live.h"
 #include "common/json.h"
-#include "common/slo.h"
+#include "client/slo.h"
 
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "0"

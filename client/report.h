@@ -7,7 +7,7 @@
 #include "client/client.h"
 #include "common/json.h"
 #include "common/opts.h"
-#include "common/slo.h"
+#include "client/slo.h"
 
 void xp_report_human(FILE *f, const struct xp_opts *o,
 		     const struct xp_client_result *r);

@@ -7,7 +7,7 @@
 
 #include "client/client.h"
 #include "common/json.h"
-#include "common/slo.h"
+#include "client/slo.h"
 
 void xp_report_interval_human(FILE *f, const struct xp_interval *iv, int test);
 /* One interval as a JSON object {"streams": [...], "sum": {...}}. */

@@ -3,7 +3,7 @@
 #define XP_SLO_EVAL_H
 
 #include "client/client.h"
-#include "common/slo.h"
+#include "client/slo.h"
 
 /* Is the metric measured by this test type at all? */
 int xp_slo_available(const struct xp_slo_bound *b, int test);

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "common/units.h"
-#include "common/pace.h"
+#include "common/engine/pace.h"
 #include "proto/msg.h"
 
 enum xp_opt_kind { XP_K_FLAG, XP_K_STR, XP_K_SIZE, XP_K_UINT, XP_K_SECS, XP_K_SECS0,

@@ -12,7 +12,7 @@
 #include "common/ctl.h"
 #include "common/log.h"
 #include "common/units.h"
-#include "common/pace.h"
+#include "common/engine/pace.h"
 
 #define REGISTER_WAIT_MS 10000
 #define STOP_GRACE_MS 30000

@@ -11,7 +11,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
-#include "common/worker.h"
+#include "common/engine/worker.h"
 #include "proto/msg.h"
 #include "server/server.h"
 

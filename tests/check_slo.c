@@ -1,4 +1,4 @@
-#include "common/slo.h"
+#include "client/slo.h"
 
 #include <check.h>
 #include <math.h>

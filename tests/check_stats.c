@@ -1,4 +1,4 @@
-#include "common/stats.h"
+#include "client/stats.h"
 
 #include <check.h>
 #include <math.h>

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "common/clock.h"
-#include "common/engines.h"
+#include "common/engine/engines.h"
 #include "proto/msg.h"
 
 enum { CRR_RUNNING = 0, CRR_RETRY = 1 };

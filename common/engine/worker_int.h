@@ -1,11 +1,11 @@
 /* Internal to the worker's files (common/worker.c, flow.c, timers.c and
  * snapshot.c), not for engines or the client/server: the calls the
  * worker's loop makes into the other files.  What engines and the
- * client/server use is in common/worker.h. */
+ * client/server use is in common/engine/worker.h. */
 #ifndef XP_WORKER_INT_H
 #define XP_WORKER_INT_H
 
-#include "common/worker.h"
+#include "common/engine/worker.h"
 
 /* Post a request already recorded in w (a command, a snapshot, the end
  * of the warm-up): count it, wake the epoll loop and a blocked recv. */

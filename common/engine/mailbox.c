@@ -1,4 +1,4 @@
-#include "common/mailbox.h"
+#include "common/engine/mailbox.h"
 
 #include <errno.h>
 #include <poll.h>

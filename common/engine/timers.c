@@ -2,14 +2,14 @@
  * streams, RR on a --rate schedule) wait in a per-worker min-heap, and the
  * worker's loop wakes them when it is due (xp_run_timers).  Also the
  * pacing and schedule arithmetic that puts flows to sleep. */
-#include "common/worker.h"
+#include "common/engine/worker.h"
 
 #include <stdlib.h>
 #include <sys/epoll.h>
 
 #include "common/clock.h"
-#include "common/pace.h"
-#include "common/worker_int.h"
+#include "common/engine/pace.h"
+#include "common/engine/worker_int.h"
 
 uint64_t xp_flow_next_slot(const struct xp_flow *f, uint64_t prev)
 {

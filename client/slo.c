@@ -1,4 +1,4 @@
-#include "common/slo.h"
+#include "client/slo.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-#include "common/fdtable.h"
+#include "common/engine/fdtable.h"
 
 #include <errno.h>
 #include <sched.h>

@@ -4,7 +4,7 @@
  * private descriptor table, and start/join/mail/destroy.  The flows it
  * runs are in common/flow.c, its timers in common/timers.c, its interval
  * snapshots in common/snapshot.c. */
-#include "common/worker.h"
+#include "common/engine/worker.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -22,10 +22,10 @@
 
 #include "common/clock.h"
 #include "common/cpu.h"
-#include "common/engines.h"
-#include "common/fdtable.h"
-#include "common/mailbox.h"
-#include "common/worker_int.h"
+#include "common/engine/engines.h"
+#include "common/engine/fdtable.h"
+#include "common/engine/mailbox.h"
+#include "common/engine/worker_int.h"
 #include "proto/msg.h"
 
 #define EV_BATCH 64
@@ -441,18 +441,18 @@ static void loop(struct xp_worker *w)
 	}
 }
 
-/* The worker's own descriptor table (common/fdtable.h): a copy of the
+/* The worker's own descriptor table (common/engine/fdtable.h): a copy of the
  * process's, keeping only the worker's epoll set, eventfd, mailbox and
  * flow sockets.  xp_worker_start waits for this, then closes its own
  * copies of the flow sockets, so that closing one here really closes it.
  * Client workers only: a server worker's sockets come later, by number,
- * through its mailbox (common/mailbox.h), so it keeps the shared table;
+ * through its mailbox (common/engine/mailbox.h), so it keeps the shared table;
  * a TCP_CRR client opens its sockets itself. */
 enum { FDS_STARTING, FDS_PRIVATE, FDS_SHARED };
 
 static void own_fdtable(struct xp_worker *w)
 {
-	if (w->run->role == XP_ROLE_SERVER) { /* its sockets come by number: common/mailbox.h */
+	if (w->run->role == XP_ROLE_SERVER) { /* its sockets come by number: common/engine/mailbox.h */
 		atomic_store(&w->fds_state, FDS_SHARED);
 		return;
 	}

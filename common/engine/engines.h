@@ -4,7 +4,7 @@
 #ifndef XP_ENGINES_H
 #define XP_ENGINES_H
 
-#include "common/worker.h"
+#include "common/engine/worker.h"
 
 /* TCP bulk transfer (TCP_STREAM, TCP_MAERTS). */
 extern const struct xp_side_ops xp_stream_tx, xp_stream_rx;

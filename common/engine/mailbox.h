@@ -1,6 +1,6 @@
 /* A server worker's mailbox: how the accept thread hands it a connected
  * socket, as a descriptor number in the table they share, over a pipe.
- * (Server workers keep the process's table; see common/fdtable.h.  An
+ * (Server workers keep the process's table; see common/engine/fdtable.h.  An
  * SCM_RIGHTS version, which would let them own theirs, left a TCP_CRR
  * server socket open about once in 150 runs, cause not found.) */
 #ifndef XP_MAILBOX_H

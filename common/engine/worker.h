@@ -95,7 +95,7 @@ struct xp_flow;
 struct xp_worker;
 typedef void (*xp_io_fn)(struct xp_flow *f, uint32_t events);
 
-struct xp_seqwin; /* UDP receive window: common/seqwin.h */
+struct xp_seqwin; /* UDP receive window: common/engine/seqwin.h */
 
 struct xp_flow {
 	int fd;

@@ -12,8 +12,8 @@
 #include <unistd.h>
 
 #include "common/clock.h"
-#include "common/engines.h"
-#include "common/pace.h"
+#include "common/engine/engines.h"
+#include "common/engine/pace.h"
 
 #define SENDS_PER_EVENT 8
 #define RECVS_PER_EVENT 8

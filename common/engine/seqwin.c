@@ -1,4 +1,4 @@
-#include "common/seqwin.h"
+#include "common/engine/seqwin.h"
 
 #include <string.h>
 

@@ -3,7 +3,7 @@
 #include <stddef.h>
 #include <sys/socket.h>
 
-#include "common/engines.h"
+#include "common/engine/engines.h"
 #include "proto/msg.h"
 
 static const struct xp_test_ops tests[] = {

@@ -3,7 +3,7 @@
  * per-flow totals (with each TCP flow's retransmissions so far) into
  * w->snap when it next looks at its commands (xp_take_snapshot), and
  * xp_worker_snap_ready says when the copy is there to read. */
-#include "common/worker.h"
+#include "common/engine/worker.h"
 
 #include <linux/tcp.h> /* the full struct tcp_info */
 #include <netinet/in.h>
@@ -11,7 +11,7 @@
 #include <sys/socket.h>
 
 #include "common/clock.h"
-#include "common/worker_int.h"
+#include "common/engine/worker_int.h"
 #include "proto/msg.h"
 
 static uint64_t flow_retrans(const struct xp_worker *w, const struct xp_flow *f)

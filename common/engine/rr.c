@@ -10,7 +10,7 @@
 #include <sys/socket.h>
 
 #include "common/clock.h"
-#include "common/engines.h"
+#include "common/engine/engines.h"
 
 /* At most what one receive or send buffer holds. */
 static size_t chunk(const struct xp_worker *w, uint64_t left)

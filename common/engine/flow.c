@@ -3,7 +3,7 @@
  * it, with the errors it reports.  A TCP flow's TCP_INFO is read as it
  * closes, into the worker's totals (xp_tcp_totals_add, merged across
  * workers by xp_tcp_totals_merge). */
-#include "common/worker.h"
+#include "common/engine/worker.h"
 
 #include <linux/tcp.h> /* the full struct tcp_info */
 #include <netinet/in.h>
@@ -15,7 +15,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "common/seqwin.h"
+#include "common/engine/seqwin.h"
 #include "proto/msg.h"
 
 static int live_push(struct xp_worker *w, struct xp_flow *f)

@@ -2,7 +2,7 @@
  *
  * UDP_STREAM datagrams start with a 64-bit big-endian sequence number per
  * flow; the receiver accounts unique, out-of-order and duplicate datagrams
- * (common/seqwin.h), and loss is computed at the end as sent - unique
+ * (common/engine/seqwin.h), and loss is computed at the end as sent - unique
  * received, exact whatever the reordering.  The sender hands the kernel
  * one GSO "super-datagram" of many datagrams per call (UDP_SEGMENT), or,
  * where GSO is off or missing, a sendmmsg batch; the receiver reads with
@@ -23,9 +23,9 @@
 #include <sys/socket.h>
 
 #include "common/clock.h"
-#include "common/engines.h"
-#include "common/pace.h"
-#include "common/seqwin.h"
+#include "common/engine/engines.h"
+#include "common/engine/pace.h"
+#include "common/engine/seqwin.h"
 #include "proto/msg.h"
 
 #ifndef UDP_SEGMENT

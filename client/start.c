@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Client mode: prepare the reporting options, start the embedded loopback
+ * server when there is no -c, run, and stop the embedded server. */
+#include "client/start.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "client/cli.h"
+#include "client/report.h"
+#include "client/report_live.h"
+#include "common/clock.h"
+#include "common/cpu.h"
+#include "common/exitcodes.h"
+#include "common/signals.h"
+#include "common/units.h"
+#include "server/start.h"
+
+int xp_usage_error(int json, const char *msg)
+{
+	if (json == 2)
+		xp_stream_error(stdout, msg);
+	else if (json)
+		xp_report_json_error(stdout, NULL, msg);
+	fprintf(stderr, "xperf: %s (see xperf --help)\n", msg);
+	return XP_EXIT_USAGE;
+}
+
+static void *server_thread(void *arg)
+{
+	xp_server_run(arg);
+	return NULL;
+}
+
+/* Without -c: a server in this process, on loopback, on a free port, with
+ * its workers on the CPUs after the client's. */
+static int embedded(const struct xp_opts *o, struct xp_server **srv, pthread_t *thr,
+		    char *cpus, size_t len, struct xp_err *err)
+{
+	struct xp_server_cfg cfg;
+	int all[XP_CPUS_MAX], rot[XP_CPUS_MAX], n, i;
+
+	xp_server_cfg_from_opts(o, &cfg);
+	cfg.bind = o->ipv6 ? "::1" : "127.0.0.1";
+	cfg.port = 0;
+	cfg.log = NULL;
+	cfg.max_flows = cfg.max_flows > o->flows ? cfg.max_flows : (uint32_t)o->flows;
+	cfg.max_threads = cfg.max_threads > o->threads ? cfg.max_threads : (uint32_t)o->threads;
+	cfg.max_msg = 1ull << 30;
+	cfg.max_duration_ns = o->length + XP_NS_PER_SEC;
+	n = xp_cpu_allowed(all, XP_CPUS_MAX);
+	for (i = 0; i < n; i++)
+		rot[i] = all[(i + (int)o->threads) % n];
+	cfg.cpus = xp_format_cpus(rot, n, cpus, (unsigned)len);
+	*srv = xp_server_open(&cfg, err);
+	if (!*srv)
+		return -1;
+	if (pthread_create(thr, NULL, server_thread, *srv)) {
+		xp_server_close(*srv);
+		return xp_err_set(err, "start embedded server thread");
+	}
+	return 0;
+}
+
+int xp_client_main(const struct xp_opts *o)
+{
+	struct xp_server *srv = NULL;
+	struct xp_cli cli;
+	pthread_t thr;
+	struct xp_err err = { "" };
+	char cpus[4096];
+	const char *host = o->client;
+	uint16_t port = (uint16_t)o->port;
+	int sigfd, rc;
+
+	if (xp_cli_prepare(o, &cli, &err))
+		return xp_usage_error(o->json_stream ? 2 : o->json, err.msg);
+	sigfd = xp_signal_fd();
+	if (!host) {
+		if (embedded(o, &srv, &thr, cpus, sizeof(cpus), &err))
+			return xp_cli_fail(o, err.msg);
+		host = o->ipv6 ? "::1" : "127.0.0.1";
+		port = xp_server_port(srv);
+	}
+	rc = xp_cli_run(&cli, host, port, sigfd);
+	if (srv) {
+		xp_server_stop(srv);
+		pthread_join(thr, NULL);
+		xp_server_close(srv);
+	}
+	return rc;
+}

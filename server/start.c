@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* `xperf -s`: the server's configuration from the command line, the log
+ * file, daemonizing and the pid file, then the accept loop until a signal. */
+#include "server/start.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "common/exitcodes.h"
+#include "common/signals.h"
+
+void xp_server_cfg_from_opts(const struct xp_opts *o, struct xp_server_cfg *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->bind = o->bind;
+	c->port = (uint16_t)o->port;
+	c->family = o->ipv4 ? AF_INET : o->ipv6 ? AF_INET6 : AF_UNSPEC;
+	c->max_tests = (uint32_t)o->max_tests;
+	c->max_flows = (uint32_t)o->max_flows;
+	c->max_threads = (uint32_t)o->max_threads;
+	c->max_duration_ns = o->max_duration;
+	c->max_msg = o->max_msg;
+	c->idle_timeout_ns = o->idle_timeout;
+	c->cpus = o->cpus;
+	c->one_off = o->one_off;
+	c->verbose = o->verbose;
+	c->log = stderr;
+	c->sigfd = -1;
+}
+
+static int daemonize(const struct xp_opts *o, FILE **log)
+{
+	FILE *pf = NULL;
+
+	if (o->pidfile && !(pf = fopen(o->pidfile, "we"))) {
+		fprintf(stderr, "xperf: pidfile %s: %s\n", o->pidfile, strerror(errno));
+		return -1;
+	}
+	if (o->daemon && daemon(0, 0)) {
+		fprintf(stderr, "xperf: daemon: %s\n", strerror(errno));
+		return -1;
+	}
+	if (pf) {
+		fprintf(pf, "%d\n", (int)getpid());
+		fclose(pf);
+	}
+	if (o->daemon && !o->logfile)
+		*log = NULL;
+	return 0;
+}
+
+int xp_server_main(const struct xp_opts *o)
+{
+	struct xp_server_cfg cfg;
+	struct xp_server *s;
+	struct xp_err err;
+	int rc;
+
+	xp_server_cfg_from_opts(o, &cfg);
+	if (o->logfile && !(cfg.log = fopen(o->logfile, "ae"))) {
+		fprintf(stderr, "xperf: logfile %s: %s\n", o->logfile, strerror(errno));
+		return XP_EXIT_FAIL;
+	}
+	s = xp_server_open(&cfg, &err);
+	if (!s) {
+		fprintf(stderr, "xperf: %s\n", err.msg);
+		return XP_EXIT_FAIL;
+	}
+	/* the signalfd is made and watched in the process that serves: an
+	 * epoll registration made before fork() would not see the child's
+	 * signals */
+	if (daemonize(o, &cfg.log) || xp_server_watch_signals(s, xp_signal_fd(), cfg.log)) {
+		xp_server_close(s);
+		return XP_EXIT_FAIL;
+	}
+	if (cfg.log)
+		fprintf(cfg.log, "xperf: listening on port %u\n", xp_server_port(s));
+	rc = xp_server_run(s);
+	xp_server_close(s);
+	return rc ? XP_EXIT_FAIL : XP_EXIT_OK;
+}
