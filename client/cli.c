@@ -84,7 +84,7 @@ static double headline(const struct xp_client_result *r, const char **name)
 {
 	struct xp_slo_bound b = { .metric = XP_SLO_RATE };
 
-	if (xp_test_ops(r->test)->rr) {
+	if (xp_test(r->test)->rr) {
 		*name = "transactions_per_second";
 	} else {
 		*name = "bits_per_second";

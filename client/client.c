@@ -12,6 +12,7 @@
 #include "common/clock.h"
 #include "common/ctl.h"
 #include "common/units.h"
+#include "common/engine/pace.h"
 
 #define CONNECT_MS 5000
 #define CTL_MS 15000
@@ -30,7 +31,7 @@ struct client {
 	struct xp_run run;
 	struct xp_worker *w;
 	int nw;
-	const struct xp_test_ops *ops;
+	const struct xp_test *ops;  /* facts about the test */
 };
 
 static int family(const struct xp_opts *o)
@@ -47,7 +48,7 @@ static void sockopts(const struct xp_opts *o, int remote, struct xp_sockopts *so
 	so->sndbuf = snd ? snd : o->window;
 	so->rcvbuf = rcv ? rcv : o->window;
 	so->busy_poll_us = o->busy_poll;
-	so->pacing_Bps = xp_opts_pacing_Bps(o, remote);
+	so->pacing_Bps = xp_opts_tcp_sender(o, remote) ? xp_pacing_Bps(o->rate) : 0;
 }
 
 static int send_setup(struct client *cl, struct xp_err *err)
@@ -369,7 +370,7 @@ static void discount_warmup(struct xp_client_result *r)
 {
 	struct xp_msg_result *s = &r->srv;
 	const struct xp_counters *w = &r->warm;
-	uint64_t served = r->test == XP_UDP_RR ? w->dgrams_sent : w->transactions;
+	uint64_t served = xp_test(r->test)->udp ? w->dgrams_sent : w->transactions;
 
 #define TAKE(field, n) (field) -= (n) < (field) ? (n) : (field)
 	TAKE(s->transactions, served);
@@ -583,7 +584,7 @@ int xp_client_run_ex(const struct xp_opts *o, const char *host, uint16_t port,
 	cl.hooks = hooks;
 	cl.ctl = -1;
 	cl.sigfd = sigfd;
-	cl.ops = xp_test_ops(o->test);
+	cl.ops = xp_test(o->test);
 	r->test = o->test;
 	r->req = xp_opts_req_size(o);
 	r->rsp = xp_opts_rsp_size(o);

@@ -91,12 +91,7 @@ static void cfg_defaults(struct xp_np_cfg *c)
 
 static int is_rr(int t)
 {
-	return t == XP_TCP_RR || t == XP_TCP_CRR || t == XP_UDP_RR;
-}
-
-static int is_udp(int t)
-{
-	return t == XP_UDP_STREAM || t == XP_UDP_RR;
+	return xp_test(t)->rr;
 }
 
 /* What xperf itself would refuse, said in netperf's terms. */
@@ -104,19 +99,19 @@ static int validate(const struct xp_np_cfg *c, struct xp_err *err)
 {
 	uint64_t req = c->req ? c->req : 1, rsp = c->rsp ? c->rsp : 1;
 	uint64_t k = req < rsp ? req : rsp;
+	const struct xp_test *t = xp_test(c->test);
 
-	if (c->test == XP_UDP_STREAM && c->send_size && c->send_size < 8)
-		return xp_err_set(err, "-m %llu: xperf's UDP_STREAM datagrams carry a "
-				  "64-bit sequence number: at least 8 bytes",
-				  (unsigned long long)c->send_size);
-	if (is_udp(c->test) && (c->send_size > UDP_MAX_PAYLOAD ||
-				(is_rr(c->test) && (req > UDP_MAX_PAYLOAD ||
-						    rsp > UDP_MAX_PAYLOAD))))
-		return xp_err_set(err, "a UDP datagram holds at most %d bytes",
-				  UDP_MAX_PAYLOAD);
-	if (c->test == XP_TCP_CRR && c->burst)
+	if (c->send_size && c->send_size < t->min_size)
+		return xp_err_set(err, "-m %llu: xperf's %s datagrams carry a "
+				  "64-bit sequence number: at least %u bytes",
+				  (unsigned long long)c->send_size, t->name, t->min_size);
+	if (t->max_size && (c->send_size > t->max_size ||
+			    (t->rr && (req > t->max_size || rsp > t->max_size))))
+		return xp_err_set(err, "a UDP datagram holds at most %u bytes",
+				  t->max_size);
+	if (t->rr && !t->persistent && c->burst)
 		return xp_err_set(err, "-b applies to TCP_RR and UDP_RR");
-	if (c->test == XP_UDP_RR && k < 8 && c->burst + 1 > (1 << (8 * k - 1)))
+	if (t->udp && t->rr && k < 8 && c->burst + 1 > (1 << (8 * k - 1)))
 		return xp_err_set(err, "-b %d: with %llu-byte UDP_RR messages at most "
 				  "%d requests in flight", c->burst,
 				  (unsigned long long)k, 1 << (8 * k - 1));
@@ -127,7 +122,8 @@ static int validate(const struct xp_np_cfg *c, struct xp_err *err)
 static void build_opts(struct xp_np_cfg *c)
 {
 	struct xp_opts *o = &c->opts;
-	int stream = c->test == XP_TCP_STREAM || c->test == XP_TCP_MAERTS;
+	const struct xp_test *t = xp_test(c->test);
+	int stream = t->bulk && !t->udp;
 
 	xp_opts_defaults(o);
 	o->client = c->host;
@@ -147,7 +143,7 @@ static void build_opts(struct xp_np_cfg *c)
 	o->remote_rcvbuf = c->rsr;
 	o->nodelay = c->nodelay;
 	o->nagle = stream && !c->nodelay; /* netperf leaves Nagle on */
-	if (c->test == XP_TCP_RR || c->test == XP_UDP_RR)
+	if (t->rr && t->persistent)
 		o->burst = (uint64_t)c->burst + 1;
 	if (c->local_bind >= 0) {
 		snprintf(c->cpus_buf[0], sizeof(c->cpus_buf[0]), "%d", c->local_bind);
@@ -197,12 +193,12 @@ int xp_np_parse(struct xp_np_cfg *c, int argc, char **argv, struct xp_err *err)
 
 void xp_np_fill_defaults(struct xp_np_cfg *c, uint64_t lss, uint64_t rss)
 {
-	uint64_t cap = is_udp(c->test) ? UDP_MAX_PAYLOAD : SIZE_MAX_NP;
+	uint64_t cap = xp_test(c->test)->max_size ? xp_test(c->test)->max_size : SIZE_MAX_NP;
 	uint64_t m;
 
 	if (is_rr(c->test))
 		return;
-	if (c->test == XP_TCP_MAERTS)
+	if (xp_test(c->test)->server_sends)
 		m = c->remote_send_size ? c->remote_send_size : rss;
 	else
 		m = c->send_size ? c->send_size : lss;

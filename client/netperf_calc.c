@@ -52,7 +52,7 @@ double xp_np_rate(char fmt, double bytes, double secs)
 
 static int is_rr(int t)
 {
-	return t == XP_TCP_RR || t == XP_TCP_CRR || t == XP_UDP_RR;
+	return xp_test(t)->rr;
 }
 
 static double ns_s(uint64_t ns)
@@ -67,7 +67,7 @@ static double stream_rate(char fmt, const struct xp_client_result *r)
 {
 	uint64_t ns;
 
-	if (r->test == XP_TCP_MAERTS) {
+	if (xp_test(r->test)->server_sends) {
 		ns = r->rx_elapsed_ns ? r->rx_elapsed_ns : r->elapsed_ns;
 		return xp_np_rate(fmt, (double)r->c.bytes_recv, ns_s(ns));
 	}
@@ -183,7 +183,7 @@ static void fill_sizes(const struct xp_np_run *run, struct xp_np_vals *v)
 	if (is_rr(c->test)) {
 		v->req = v->local_send_size = v->remote_recv_size = (long long)run->r->req;
 		v->rsp = v->remote_send_size = v->local_recv_size = (long long)run->r->rsp;
-	} else if (c->test == XP_TCP_MAERTS) {
+	} else if (xp_test(c->test)->server_sends) {
 		v->remote_send_size = msg;
 		v->local_recv_size = size_or(c->local_recv_size, e->lsr);
 	} else {
@@ -198,28 +198,23 @@ static void fill_sizes(const struct xp_np_run *run, struct xp_np_vals *v)
 static void fill_calls(const struct xp_np_run *run, struct xp_np_vals *v)
 {
 	const struct xp_client_result *r = run->r;
+	const struct xp_test *t = xp_test(r->test);
 
 	v->local_errors = (long long)r->c.errors;
-	switch (r->test) {
-	case XP_TCP_STREAM:
+	if (t->rr) {
+		v->local_send_calls = t->udp ? r->c.dgrams_sent : r->c.transactions;
+		v->local_recv_calls = r->c.transactions;
+		v->remote_send_calls = v->remote_recv_calls = r->srv.transactions;
+	} else if (t->udp) {
+		v->local_send_calls = r->c.dgrams_sent;
+		v->remote_recv_calls = r->srv.datagrams_received;
+	} else if (!t->server_sends) {
 		v->local_send_calls = div_ceil(r->c.bytes_sent, (uint64_t)v->local_send_size);
 		v->remote_recv_calls = div_ceil(r->srv.bytes_received,
 						(uint64_t)v->remote_recv_size);
-		break;
-	case XP_TCP_MAERTS:
+	} else {
 		v->remote_send_calls = div_ceil(r->srv.bytes_sent, (uint64_t)v->remote_send_size);
 		v->local_recv_calls = div_ceil(r->c.bytes_recv, (uint64_t)v->local_recv_size);
-		break;
-	case XP_UDP_STREAM:
-		v->local_send_calls = r->c.dgrams_sent;
-		v->remote_recv_calls = r->srv.datagrams_received;
-		break;
-	default:
-		v->local_send_calls = r->test == XP_UDP_RR ? r->c.dgrams_sent
-							   : r->c.transactions;
-		v->local_recv_calls = r->c.transactions;
-		v->remote_send_calls = v->remote_recv_calls = r->srv.transactions;
-		break;
 	}
 }
 
@@ -244,7 +239,7 @@ static void fill_bytes(const struct xp_np_run *run, struct xp_np_vals *v)
 	v->remote_bytes_xferd = (double)(r->srv.bytes_sent + r->srv.bytes_received);
 	v->local_send_tput = xp_np_rate(fmt, (double)r->c.bytes_sent, el);
 	v->local_recv_tput = xp_np_rate(fmt, (double)r->c.bytes_recv,
-					r->test == XP_TCP_MAERTS ? lrel : el);
+					xp_test(r->test)->server_sends ? lrel : el);
 	v->remote_send_tput = xp_np_rate(fmt, (double)r->srv.bytes_sent, rel);
 	v->remote_recv_tput = xp_np_rate(fmt, (double)r->srv.bytes_received, rel);
 	v->local_bytes_per_send = per((double)r->c.bytes_sent, v->local_send_calls);
@@ -258,7 +253,7 @@ static void fill_latency(const struct xp_np_run *run, struct xp_np_vals *v)
 {
 	const struct xp_hist *h = run->r->hist;
 	const struct xp_np_summary *s = run->sum;
-	int burst = run->cfg->test == XP_TCP_CRR ? 0 : run->cfg->burst;
+	int burst = xp_test(run->cfg->test)->persistent ? run->cfg->burst : 0;
 
 	v->min_lat = v->max_lat = v->p50_lat = v->p90_lat = v->p99_lat = -1;
 	v->mean_lat = v->stddev_lat = -1;
@@ -305,7 +300,7 @@ static void fill_cpu(const struct xp_np_run *run, struct xp_np_vals *v)
 static void fill_tcp(const struct xp_np_run *run, struct xp_np_vals *v)
 {
 	const struct xp_client_result *r = run->r;
-	int tcp = run->cfg->test != XP_UDP_STREAM && run->cfg->test != XP_UDP_RR;
+	int tcp = !xp_test(run->cfg->test)->udp;
 
 	v->mss = tcp && r->tcp_local.flows ? (long long)r->tcp_local.mss : -1;
 	v->local_retrans = tcp && r->tcp_local.flows ? (long long)r->tcp_local.retrans : -1;
@@ -319,13 +314,13 @@ static void fill_tcp(const struct xp_np_run *run, struct xp_np_vals *v)
 static void fill_names(const struct xp_np_run *run, struct xp_np_vals *v)
 {
 	const struct xp_np_cfg *c = run->cfg;
-	int udp = c->test == XP_UDP_STREAM || c->test == XP_UDP_RR;
+	int udp = xp_test(c->test)->udp;
 	int v6 = run->env->dest_family == AF_INET6;
 
 	v->socket_type = udp ? "Datagram" : "Stream";
 	v->protocol = udp ? "UDP" : "TCP";
-	v->direction = is_rr(c->test) ? "Send|Recv" : c->test == XP_TCP_MAERTS ? "Receive"
-										  : "Send";
+	v->direction = is_rr(c->test) ? "Send|Recv"
+		       : xp_test(c->test)->server_sends ? "Receive" : "Send";
 	v->units = xp_np_units(c->fmt);
 	v->sd_units = c->fmt == 'x' ? "usec/Tran" : "usec/KB";
 	v->brand = c->brand;

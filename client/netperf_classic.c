@@ -27,13 +27,13 @@ static void print_bare(const struct classic *k, int crr_or_udp)
 	const struct xp_np_vals *v = k->v;
 	double sd = k->c->local_cpu ? v->local_sd : v->remote_sd;
 
-	if (k->cpu && k->c->test == XP_UDP_STREAM)
+	if (k->cpu && (xp_test(k->c->test)->udp && !xp_test(k->c->test)->rr))
 		fprintf(k->f, "%6.2f %c\n", sd, 'S');
 	else if (k->cpu && crr_or_udp)
 		fprintf(k->f, "%6.3f\n", sd);
 	else if (k->cpu)
 		fprintf(k->f, "%6.3f %c %s\n", sd, 'S', k->brand);
-	else if (k->c->test == XP_UDP_STREAM)
+	else if ((xp_test(k->c->test)->udp && !xp_test(k->c->test)->rr))
 		fprintf(k->f, "%7.2f\n", v->local_send_tput);
 	else if (crr_or_udp)
 		fprintf(k->f, "%7.2f\n", v->thruput);
@@ -45,7 +45,7 @@ static void print_bare(const struct classic *k, int crr_or_udp)
 static void print_stream(const struct classic *k)
 {
 	const struct xp_np_vals *v = k->v;
-	int maerts = k->c->test == XP_TCP_MAERTS;
+	int maerts = xp_test(k->c->test)->server_sends;
 	int recv_buf = d(maerts ? v->lsr : v->rsr), send_buf = d(maerts ? v->rss : v->lss);
 	int msg = d(maerts ? v->remote_send_size : v->local_send_size);
 
@@ -112,7 +112,7 @@ static void rr_title(const struct classic *k)
 {
 	if (!k->c->headers)
 		return;
-	if (k->c->fmt == 'x' || k->c->test == XP_TCP_CRR)
+	if (k->c->fmt == 'x' || !xp_test(k->c->test)->persistent)
 		fputs("Local /Remote\n"
 		      "Socket Size   Request  Resp.   Elapsed  Trans.\n"
 		      "Send   Recv   Size     Size    Time     Rate         \n"
@@ -126,7 +126,7 @@ static void rr_title(const struct classic *k)
 
 static void rr_cpu_title(const struct classic *k)
 {
-	int crr = k->c->test == XP_TCP_CRR;
+	int crr = !xp_test(k->c->test)->persistent;
 
 	if (!k->c->headers)
 		return;
@@ -154,7 +154,7 @@ static void rr_cpu_title(const struct classic *k)
 static void print_rr(const struct classic *k)
 {
 	const struct xp_np_vals *v = k->v;
-	int crr = k->c->test == XP_TCP_CRR;
+	int crr = !xp_test(k->c->test)->persistent;
 
 	if (!k->cpu) {
 		rr_title(k);
@@ -167,7 +167,7 @@ static void print_rr(const struct classic *k)
 				k->brand);
 	} else {
 		rr_cpu_title(k);
-		if (k->c->test == XP_TCP_RR)
+		if (!xp_test(k->c->test)->udp && xp_test(k->c->test)->persistent)
 			fprintf(k->f, "%-6d %-6d %-6d  %-6d %-6.2f  %-6.2f  %-6.2f %-6.2f "
 				"%-6.3f  %-6.3f %s\n", d(v->lss), d(v->lsr), d(v->req),
 				d(v->rsp), v->elapsed, v->thruput, v->local_cpu, v->remote_cpu,
@@ -201,7 +201,8 @@ void xp_np_print_classic(FILE *f, const struct xp_np_run *run,
 	const struct xp_np_cfg *c = run->cfg;
 	struct classic k = { f, c, v, xp_np_units(c->fmt), "",
 			     c->local_cpu || c->remote_cpu };
-	int crr_or_udp = c->test == XP_TCP_CRR || c->test == XP_UDP_STREAM;
+	const struct xp_test *t = xp_test(c->test);
+	int crr_or_udp = !t->persistent || (t->udp && !t->rr);
 
 	if (!c->headers && c->brand)
 		k.brand = c->brand;
@@ -209,9 +210,9 @@ void xp_np_print_classic(FILE *f, const struct xp_np_run *run,
 		not_confident(&k);
 	if (c->verbosity == 0)
 		print_bare(&k, crr_or_udp);
-	else if (c->test == XP_TCP_STREAM || c->test == XP_TCP_MAERTS)
+	else if (t->bulk && !t->udp)
 		print_stream(&k);
-	else if (c->test == XP_UDP_STREAM)
+	else if (t->bulk)
 		print_udp_stream(&k);
 	else
 		print_rr(&k);

@@ -35,11 +35,6 @@ struct np_ctx {
 	int banner_done;
 };
 
-static int is_udp(int t)
-{
-	return t == XP_UDP_STREAM || t == XP_UDP_RR;
-}
-
 /* What the kernel reports for a fresh socket of the test's type after
  * asking for the given sizes (Linux doubles what is asked).  The remote
  * side is probed here too: exact on loopback, the client's defaults
@@ -48,7 +43,7 @@ static void probe_bufs(int test, int family, uint64_t snd, uint64_t rcv,
 		       uint64_t *snd_out, uint64_t *rcv_out)
 {
 	int fd = socket(family == AF_INET6 ? AF_INET6 : AF_INET,
-			is_udp(test) ? SOCK_DGRAM : SOCK_STREAM, 0);
+			xp_test(test)->sock_type, 0);
 	int v;
 	socklen_t len = sizeof(v);
 

@@ -129,7 +129,7 @@ static const struct np_sel sels[] = {
 
 static int is_rr(int t)
 {
-	return t == XP_TCP_RR || t == XP_TCP_CRR || t == XP_UDP_RR;
+	return xp_test(t)->rr;
 }
 
 int xp_np_selector_count(void)
@@ -224,7 +224,7 @@ void xp_np_select_default(struct xp_np_cfg *c)
 	char spec[1024];
 	const char *head;
 
-	if (c->test == XP_TCP_MAERTS)
+	if (xp_test(c->test)->server_sends)
 		head = "RSS_SIZE_END,LSR_SIZE_END,REMOTE_SEND_SIZE";
 	else if (is_rr(c->test))
 		head = "LSS_SIZE_END,LSR_SIZE_END,RSR_SIZE_END,RSS_SIZE_END,"
@@ -378,16 +378,15 @@ static const char *short_addr(const char *a)
 	return a && strlen(a) < 8 ? a : "";
 }
 
-static const char *test_title(int test)
+/* "MIGRATED TCP STREAM TEST", as netperf names its classic tests. */
+static const char *test_title(int test, char *buf, size_t len)
 {
-	switch (test) {
-	case XP_TCP_MAERTS: return "MIGRATED TCP MAERTS TEST";
-	case XP_TCP_RR: return "MIGRATED TCP REQUEST/RESPONSE TEST";
-	case XP_TCP_CRR: return "MIGRATED TCP Connect/Request/Response TEST";
-	case XP_UDP_STREAM: return "MIGRATED UDP STREAM TEST";
-	case XP_UDP_RR: return "MIGRATED UDP REQUEST/RESPONSE TEST";
-	default: return "MIGRATED TCP STREAM TEST";
-	}
+	const struct xp_test *t = xp_test(test);
+	const char *kind = !t->rr ? (t->server_sends ? "MAERTS" : "STREAM")
+			   : t->persistent ? "REQUEST/RESPONSE" : "Connect/Request/Response";
+
+	snprintf(buf, len, "MIGRATED %s %s TEST", t->udp ? "UDP" : "TCP", kind);
+	return buf;
 }
 
 void xp_np_print_banner(FILE *f, const struct xp_np_cfg *c, const struct xp_np_env *env)
@@ -397,11 +396,12 @@ void xp_np_print_banner(FILE *f, const struct xp_np_cfg *c, const struct xp_np_e
 	const char *local = c->local_host ? c->local_host : any;
 	const char *local_num = c->local_host ? c->local_host : fam == AF_INET6 ? "::" : any;
 	unsigned char tmp[sizeof(struct in6_addr)];
+	char title[64];
 
 	if (c->local_host && inet_pton(fam == AF_INET6 ? AF_INET6 : AF_INET,
 				       c->local_host, tmp) != 1)
 		local_num = "";
-	fprintf(f, "%s from %s (%s) port %s %s to %s (%s) port %s %s", test_title(c->test),
+	fprintf(f, "%s from %s (%s) port %s %s to %s (%s) port %s %s", test_title(c->test, title, sizeof(title)),
 		local, short_addr(local_num), c->data_port[0][0] ? c->data_port[0] : "0",
 		family_name(fam), c->host, short_addr(env->dest_numeric),
 		c->data_port[1][0] ? c->data_port[1] : "0", family_name(fam));
@@ -411,7 +411,7 @@ void xp_np_print_banner(FILE *f, const struct xp_np_cfg *c, const struct xp_np_e
 	if (c->nodelay)
 		fputs(" : nodelay", f);
 	fputs(" : demo", f);
-	if (c->test == XP_TCP_RR || c->test == XP_UDP_RR)
+	if (xp_test(c->test)->rr && xp_test(c->test)->persistent)
 		fprintf(f, " : first burst %d", c->burst);
 	if (c->local_bind >= 0 || c->remote_bind >= 0)
 		fputs(" : cpu bind", f);

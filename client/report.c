@@ -26,12 +26,12 @@ static double per_sec(uint64_t n, uint64_t ns)
 
 static int is_udp(int t)
 {
-	return t == XP_UDP_STREAM || t == XP_UDP_RR;
+	return xp_test(t)->udp;
 }
 
 static int is_rr(int t)
 {
-	return xp_test_ops(t)->rr;
+	return xp_test(t)->rr;
 }
 
 /* Stream tests: who sent and who received, with their own clocks. */
@@ -41,7 +41,7 @@ struct sides {
 
 static void stream_sides(const struct xp_client_result *r, struct sides *s)
 {
-	if (r->test == XP_TCP_MAERTS) {
+	if (xp_test(r->test)->server_sends) {
 		s->sent = r->srv.bytes_sent;
 		s->sent_ns = r->srv.elapsed_ns ? r->srv.elapsed_ns : r->elapsed_ns;
 		s->recv = r->c.bytes_recv;
@@ -78,7 +78,7 @@ double xp_report_received_bps(const struct xp_client_result *r)
 
 static uint64_t udp_lost(const struct xp_client_result *r)
 {
-	if (r->test == XP_UDP_RR)
+	if (is_rr(r->test))
 		return r->c.lost;
 	return r->c.dgrams_sent > r->srv.datagrams_received
 		       ? r->c.dgrams_sent - r->srv.datagrams_received : 0;
@@ -127,8 +127,8 @@ static void human_stream(FILE *f, const struct xp_client_result *r)
 {
 	struct sides s;
 	char b1[32], b2[32];
-	const char *snd = r->test == XP_TCP_MAERTS ? "server" : "client";
-	const char *rcv = r->test == XP_TCP_MAERTS ? "client" : "server";
+	const char *snd = xp_test(r->test)->server_sends ? "server" : "client";
+	const char *rcv = xp_test(r->test)->server_sends ? "client" : "server";
 
 	stream_sides(r, &s);
 	human_bytes(b1, sizeof(b1), s.sent);
@@ -143,7 +143,7 @@ static void human_udp(FILE *f, const struct xp_client_result *r)
 {
 	uint64_t sent = r->c.dgrams_sent, lost = udp_lost(r);
 
-	if (r->test == XP_UDP_STREAM)
+	if (!is_rr(r->test))
 		fprintf(f, "  datagrams sent %llu, received %llu, lost %llu (%.3f%%), "
 			"out of order %llu, duplicates %llu\n",
 			(unsigned long long)sent, (unsigned long long)r->srv.datagrams_received,
@@ -193,7 +193,7 @@ static const char *lowat_note(const struct xp_opts *o, const struct xp_client_re
 {
 	uint64_t n = r->c.lowat_flows + r->srv.lowat_flows;
 
-	if (r->test != XP_TCP_STREAM && r->test != XP_TCP_MAERTS)
+	if (!xp_test(r->test)->bulk || is_udp(r->test))
 		return "";
 	if (o->rcvlowat == 1)
 		return ", SO_RCVLOWAT off";
@@ -235,7 +235,7 @@ void xp_report_human(FILE *f, const struct xp_opts *o, const struct xp_client_re
 	fprintf(f, "  service demand client %.3f, server %.3f %s\n",
 		service_demand(r, 0), service_demand(r, 1),
 		is_rr(r->test) ? "us/transaction" : "us/KB");
-	if (!is_udp(r->test) && r->test != XP_TCP_CRR)
+	if (xp_test(r->test)->tcp_info)
 		fprintf(f, "  tcp      retransmits client %llu, server %llu; rtt %.0f/%.0f us "
 			"(client/server mean); cwnd %llu-%llu; mss %llu\n",
 			(unsigned long long)r->tcp_local.retrans,
@@ -299,7 +299,7 @@ void xp_report_json_start(struct xp_json *j, const struct xp_opts *o,
 	xp_json_u64(j, "pace_burst", o->pace_burst);
 	xp_json_u64(j, "rcvlowat_bytes", o->rcvlowat);
 	xp_json_dbl(j, "warmup_s", is_rr(o->test) ? secs(o->warmup) : 0);
-	xp_json_bool(j, "gso", o->test == XP_UDP_STREAM && !o->no_gso);
+	xp_json_bool(j, "gso", is_udp(o->test) && xp_test(o->test)->bulk && !o->no_gso);
 	xp_json_bool(j, "zerocopy", o->zerocopy);
 	xp_json_dbl(j, "duration_s", secs(o->length));
 	xp_json_u64(j, "msg_size_bytes", xp_opts_req_size(o));
@@ -401,7 +401,7 @@ static void json_udp(struct xp_json *j, const struct xp_client_result *r)
 
 	xp_json_obj_open(j, "udp");
 	xp_json_u64(j, "packets_sent", sent);
-	xp_json_u64(j, "packets_received", r->test == XP_UDP_RR ? r->c.dgrams_recv
+	xp_json_u64(j, "packets_received", is_rr(r->test) ? r->c.dgrams_recv
 							       : r->srv.datagrams_received);
 	xp_json_u64(j, "lost", lost);
 	xp_json_dbl(j, "lost_percent", pct(lost, sent));

@@ -5,18 +5,13 @@
 
 #include "client/report.h"
 #include "client/slo_eval.h"
-#include "proto/msg.h"
-
-static int rr_test(int test)
-{
-	return test == XP_TCP_RR || test == XP_TCP_CRR || test == XP_UDP_RR;
-}
+#include "common/tests.h"
 
 /* What a stream interval counts: what the client sent, or for MAERTS
  * what it received. */
 static uint64_t iv_bytes(const struct xp_interval *iv, int test)
 {
-	return test == XP_TCP_MAERTS ? iv->bytes_received : iv->bytes_sent;
+	return xp_test(test)->server_sends ? iv->bytes_received : iv->bytes_sent;
 }
 
 static double iv_secs(const struct xp_interval *iv)
@@ -26,20 +21,21 @@ static double iv_secs(const struct xp_interval *iv)
 
 void xp_report_interval_human(FILE *f, const struct xp_interval *iv, int test)
 {
+	const struct xp_test *t = xp_test(test);
 	double s = iv_secs(iv);
 	uint32_t i;
 
 	fprintf(f, "[%7.2f-%7.2f s]", iv->start, iv->end);
-	if (rr_test(test))
+	if (t->rr)
 		fprintf(f, " %10llu trans %12.1f trans/s  p50 %.2f us  p99 %.2f us",
 			(unsigned long long)iv->transactions,
 			s ? (double)iv->transactions / s : 0, iv->p50_us, iv->p99_us);
 	else
 		fprintf(f, " %14llu B %10.3f Gbit/s", (unsigned long long)iv_bytes(iv, test),
 			s ? (double)iv_bytes(iv, test) * 8 / s / 1e9 : 0);
-	if (test == XP_UDP_RR)
+	if (t->udp && t->rr)
 		fprintf(f, "  lost %llu", (unsigned long long)iv->lost);
-	if (test != XP_UDP_STREAM && test != XP_UDP_RR && test != XP_TCP_CRR)
+	if (t->tcp_info)
 		fprintf(f, "  retrans %llu", (unsigned long long)iv->retrans);
 	fputc('\n', f);
 	if (iv->nflows < 2 || iv->nflows > 8)

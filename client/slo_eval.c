@@ -4,7 +4,7 @@
 
 #include "client/report.h"
 #include "common/hist.h"
-#include "proto/msg.h"
+#include "common/tests.h"
 
 static int is_latency(int m)
 {
@@ -15,15 +15,14 @@ static int is_latency(int m)
 
 int xp_slo_available(const struct xp_slo_bound *b, int test)
 {
-	int udp = test == XP_UDP_STREAM || test == XP_UDP_RR;
-	int rr = test == XP_TCP_RR || test == XP_TCP_CRR || test == XP_UDP_RR;
+	const struct xp_test *t = xp_test(test);
 
 	if (is_latency(b->metric) || b->metric == XP_SLO_RATE)
-		return rr;
+		return t->rr;
 	if (b->metric == XP_SLO_LOSS)
-		return udp;
+		return t->udp;
 	if (b->metric == XP_SLO_RETRANSMITS)
-		return !udp && test != XP_TCP_CRR;
+		return t->tcp_info;
 	return b->metric == XP_SLO_THROUGHPUT;
 }
 
@@ -31,7 +30,7 @@ static double loss_pct(const struct xp_client_result *r)
 {
 	uint64_t sent = r->c.dgrams_sent, lost;
 
-	if (r->test == XP_UDP_RR)
+	if (xp_test(r->test)->rr)
 		lost = r->c.lost;
 	else
 		lost = sent > r->srv.datagrams_received ? sent - r->srv.datagrams_received : 0;

@@ -37,17 +37,20 @@ int xp_ctl_recv(int fd, struct xp_msg *m, int timeout_ms, const char *peer,
 	uint16_t version, type;
 	uint32_t blen;
 	char what[96];
+	struct xp_why why;
 
 	snprintf(what, sizeof(what), "%s (control)", peer);
 	if (xp_recv_all(fd, buf, XP_MSG_HDR_LEN, timeout_ms, what, err))
 		return -1;
-	if (xp_msg_hdr_decode(buf, &version, &type, &blen, err))
-		return -1;
+	if (xp_msg_hdr_decode(buf, &version, &type, &blen, &why))
+		return xp_err_set(err, "%s", why.msg);
 	if (xp_recv_all(fd, buf + XP_MSG_HDR_LEN, blen, timeout_ms, what, err))
 		return -1;
 	if (version != XP_PROTO_VERSION)
 		return other_version(buf, XP_MSG_HDR_LEN + blen, version, peer, err);
-	return xp_msg_decode(buf, XP_MSG_HDR_LEN + blen, m, err);
+	if (xp_msg_decode(buf, XP_MSG_HDR_LEN + blen, m, &why))
+		return xp_err_set(err, "%s", why.msg);
+	return 0;
 }
 
 void xp_ctl_send_error(int fd, int code, const char *text)

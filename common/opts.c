@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "common/units.h"
-#include "common/engine/pace.h"
+#include "common/tests.h"
 #include "proto/msg.h"
 
 enum xp_opt_kind { XP_K_FLAG, XP_K_STR, XP_K_SIZE, XP_K_UINT, XP_K_SECS, XP_K_SECS0,
@@ -187,79 +187,70 @@ int xp_opts_parse(struct xp_opts *o, int argc, char **argv,
 	return validate(o, err);
 }
 
-static int is_rr(int test)
-{
-	return test == XP_TCP_RR || test == XP_TCP_CRR || test == XP_UDP_RR;
-}
-
 uint64_t xp_opts_req_size(const struct xp_opts *o)
 {
-	if (o->msg_size)
-		return o->msg_size;
-	if (is_rr(o->test))
-		return 1;
-	return o->test == XP_UDP_STREAM ? 1472 : 131072;
+	return o->msg_size ? o->msg_size : xp_test(o->test)->default_size;
 }
 
 uint64_t xp_opts_rsp_size(const struct xp_opts *o)
 {
-	if (!is_rr(o->test))
+	if (!xp_test(o->test)->rr)
 		return 0;
 	return o->rsp_size ? o->rsp_size : xp_opts_req_size(o);
 }
 
 int xp_opts_nodelay(const struct xp_opts *o)
 {
-	int stream = o->test == XP_TCP_STREAM || o->test == XP_TCP_MAERTS;
+	const struct xp_test *t = xp_test(o->test);
 
-	return o->nodelay || (stream && !o->nagle);
+	return o->nodelay || (t->bulk && !t->udp && !o->nagle);
 }
 
-uint64_t xp_opts_pacing_Bps(const struct xp_opts *o, int remote)
+/* Whether this side (remote: the server) sends a TCP bulk test's data. */
+int xp_opts_tcp_sender(const struct xp_opts *o, int remote)
 {
-	int sender = remote ? o->test == XP_TCP_MAERTS : o->test == XP_TCP_STREAM;
+	const struct xp_test *t = xp_test(o->test);
 
-	return sender ? xp_pacing_Bps(o->rate) : 0;
+	return t->bulk && !t->udp && t->server_sends == !!remote;
 }
-
-#define UDP_MAX_PAYLOAD 65507
 
 static int validate_sizes(const struct xp_opts *o, struct xp_err *err)
 {
 	uint64_t req = xp_opts_req_size(o), rsp = xp_opts_rsp_size(o);
 
-	if (o->rsp_size && !is_rr(o->test))
+	const struct xp_test *t = xp_test(o->test);
+
+	if (o->rsp_size && !t->rr)
 		return xp_err_set(err, "-M applies to RR tests only, not %s",
 				  xp_test_name(o->test));
 	if (!req)
 		return xp_err_set(err, "-m: size must be at least 1");
-	if (o->test == XP_UDP_STREAM && req < 8)
-		return xp_err_set(err, "-m: UDP_STREAM datagrams carry a 64-bit "
-				  "sequence number: size must be at least 8, not %llu",
-				  (unsigned long long)req);
-	if ((o->test == XP_UDP_STREAM || o->test == XP_UDP_RR) &&
-	    (req > UDP_MAX_PAYLOAD || rsp > UDP_MAX_PAYLOAD))
-		return xp_err_set(err, "-m/-M: a UDP datagram holds at most %d "
-				  "bytes", UDP_MAX_PAYLOAD);
+	if (req < t->min_size)
+		return xp_err_set(err, "-m: %s datagrams carry a 64-bit "
+				  "sequence number: size must be at least %u, not %llu",
+				  t->name, t->min_size, (unsigned long long)req);
+	if (t->max_size && (req > t->max_size || rsp > t->max_size))
+		return xp_err_set(err, "-m/-M: a UDP datagram holds at most %u "
+				  "bytes", t->max_size);
 	return 0;
 }
 
 static int validate_fast_paths(const struct xp_opts *o, struct xp_err *err)
 {
-	int stream = o->test == XP_TCP_STREAM || o->test == XP_TCP_MAERTS ||
-		     o->test == XP_UDP_STREAM;
+	const struct xp_test *t = xp_test(o->test);
+	int tcp_bulk = t->bulk && !t->udp, persistent_rr = t->rr && t->persistent;
 	uint64_t k = xp_opts_req_size(o) < xp_opts_rsp_size(o) ? xp_opts_req_size(o)
 							      : xp_opts_rsp_size(o);
 
-	if (o->rate && !stream)
+	if (o->rate && !t->bulk)
 		return xp_err_set(err, "-b applies to stream tests, not %s", xp_test_name(o->test));
-	if (o->zerocopy && o->test != XP_TCP_STREAM && o->test != XP_TCP_MAERTS)
+	if (o->zerocopy && !tcp_bulk)
 		return xp_err_set(err, "--zerocopy applies to TCP_STREAM and TCP_MAERTS");
-	if (o->rcvlowat && o->test != XP_TCP_STREAM && o->test != XP_TCP_MAERTS)
+	if (o->rcvlowat && !tcp_bulk)
 		return xp_err_set(err, "--rcvlowat applies to TCP_STREAM and TCP_MAERTS");
-	if (o->no_gso && o->test != XP_UDP_STREAM)
+	if (o->no_gso && !(t->udp && t->bulk))
 		return xp_err_set(err, "--no-gso applies to UDP_STREAM");
-	if (o->tps && o->test != XP_TCP_RR && o->test != XP_UDP_RR)
+	if (o->tps && !persistent_rr)
 		return xp_err_set(err, "--rate applies to TCP_RR and UDP_RR");
 	if (o->tps && o->burst > 1)
 		return xp_err_set(err, "--rate and --burst exclude each other");
@@ -268,11 +259,11 @@ static int validate_fast_paths(const struct xp_opts *o, struct xp_err *err)
 				  (unsigned long long)o->tps);
 	if (!o->burst || !o->pace_burst)
 		return xp_err_set(err, "--burst and --pace-burst: at least 1");
-	if (o->burst > 1 && o->test != XP_TCP_RR && o->test != XP_UDP_RR)
+	if (o->burst > 1 && !persistent_rr)
 		return xp_err_set(err, "--burst applies to TCP_RR and UDP_RR (for TCP_CRR use -P)");
 	/* UDP_RR ids are the first min(8, -m, -M) bytes: keep them unique
 	 * across the outstanding window */
-	if (o->test == XP_UDP_RR && k < 8 && o->burst > (1ull << (8 * k - 1)))
+	if (t->udp && t->rr && k < 8 && o->burst > (1ull << (8 * k - 1)))
 		return xp_err_set(err, "--burst %llu: with %llu-byte UDP_RR messages at most "
 				  "%llu outstanding", (unsigned long long)o->burst,
 				  (unsigned long long)k, 1ull << (8 * k - 1));

@@ -44,9 +44,8 @@ uint64_t xp_opts_rsp_size(const struct xp_opts *o);
 /* TCP_NODELAY for this test: asked for, or a stream test without --nagle. */
 int xp_opts_nodelay(const struct xp_opts *o);
 
-/* SO_MAX_PACING_RATE (bytes/s) for this side's senders: -b on stream
- * tests, for the side that sends; 0 otherwise. */
-uint64_t xp_opts_pacing_Bps(const struct xp_opts *o, int remote);
+/* 1 if this side (remote: the server) sends a TCP bulk test's data. */
+int xp_opts_tcp_sender(const struct xp_opts *o, int remote);
 
 /* One line per option, "-m|--msg-size", for tests that compare the
  * table with the man page. */

@@ -166,11 +166,6 @@ static int cleanup(struct lab *l)
 	return rc ? XP_EXIT_FAIL : XP_EXIT_OK;
 }
 
-static int is_stream(int test)
-{
-	return test == XP_TCP_STREAM || test == XP_TCP_MAERTS || test == XP_UDP_STREAM;
-}
-
 /* One measurement into row; 0, or -1 with row marked failed. */
 static int measure(struct lab *l, const struct xp_opts *o, const struct xp_lab_where *w,
 		   struct xp_lab_row *row, int multi)
@@ -201,7 +196,7 @@ static void run_test(struct lab *l, int ti, const struct xp_lab_where *w,
 {
 	struct xp_opts o = l->c.opts[ti];
 
-	row->stream = is_stream(o.test);
+	row->stream = xp_test(o.test)->bulk;
 	row->rr = !row->stream;
 	row->flows = (uint32_t)o.flows;
 	if (l->verbose)

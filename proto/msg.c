@@ -5,8 +5,11 @@
  * The tag numbers are part of the protocol: see proto/PROTOCOL.md. */
 #include "proto/msg.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
-#include <strings.h>
+
+#include "proto/be.h"
 
 #define FIELD_HDR_LEN 4
 #define U64_LEN 8
@@ -141,39 +144,18 @@ static const struct msg_desc *desc_of(uint16_t type)
 	return &msg_descs[type];
 }
 
-/* ---- big-endian helpers ---- */
-
-static void put16(uint8_t *p, uint16_t v)
+/* Fill why (if not NULL); always -1. */
+__attribute__((format(printf, 2, 3)))
+static int why_set(struct xp_why *why, const char *fmt, ...)
 {
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
+	va_list ap;
 
-static void put32(uint8_t *p, uint32_t v)
-{
-	put16(p, (uint16_t)(v >> 16));
-	put16(p + 2, (uint16_t)v);
-}
-
-static void put64(uint8_t *p, uint64_t v)
-{
-	put32(p, (uint32_t)(v >> 32));
-	put32(p + 4, (uint32_t)v);
-}
-
-static uint16_t get16(const uint8_t *p)
-{
-	return (uint16_t)((uint16_t)p[0] << 8 | p[1]);
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-	return (uint32_t)get16(p) << 16 | get16(p + 2);
-}
-
-static uint64_t get64(const uint8_t *p)
-{
-	return (uint64_t)get32(p) << 32 | get32(p + 4);
+	if (why) {
+		va_start(ap, fmt);
+		vsnprintf(why->msg, sizeof(why->msg), fmt, ap);
+		va_end(ap);
+	}
+	return -1;
 }
 
 /* ---- encoder ---- */
@@ -213,10 +195,10 @@ static size_t encode_field(const struct field_desc *f,
 
 	if (vlen == 0)
 		return 0;
-	put16(p, f->tag);
-	put16(p + 2, (uint16_t)vlen);
+	xp_put16(p, f->tag);
+	xp_put16(p + 2, (uint16_t)vlen);
 	if (f->kind == FIELD_U64)
-		put64(p + FIELD_HDR_LEN, *(const uint64_t *)src);
+		xp_put64(p + FIELD_HDR_LEN, *(const uint64_t *)src);
 	else
 		memcpy(p + FIELD_HDR_LEN, src, vlen);
 	return FIELD_HDR_LEN + vlen;
@@ -232,10 +214,10 @@ size_t xp_msg_encode(const struct xp_msg *m, uint8_t *buf, size_t cap)
 	body = encoded_body_len(d, m);
 	if (cap < XP_MSG_HDR_LEN || cap - XP_MSG_HDR_LEN < body)
 		return 0;
-	put32(buf, XP_MSG_MAGIC);
-	put16(buf + 4, XP_PROTO_VERSION);
-	put16(buf + 6, m->type);
-	put32(buf + 8, (uint32_t)body);
+	xp_put32(buf, XP_MSG_MAGIC);
+	xp_put16(buf + 4, XP_PROTO_VERSION);
+	xp_put16(buf + 6, m->type);
+	xp_put32(buf + 8, (uint32_t)body);
 	for (size_t i = 0; i < d->nfields; i++)
 		pos += encode_field(&d->fields[i], m, buf + pos);
 	return pos;
@@ -244,20 +226,20 @@ size_t xp_msg_encode(const struct xp_msg *m, uint8_t *buf, size_t cap)
 /* ---- decoder ---- */
 
 int xp_msg_hdr_decode(const uint8_t *hdr, uint16_t *version, uint16_t *type,
-		      uint32_t *body_len, struct xp_err *err)
+		      uint32_t *body_len, struct xp_why *why)
 {
-	uint32_t magic = get32(hdr);
+	uint32_t magic = xp_get32(hdr);
 
-	*version = get16(hdr + 4);
-	*type = get16(hdr + 6);
-	*body_len = get32(hdr + 8);
+	*version = xp_get16(hdr + 4);
+	*type = xp_get16(hdr + 6);
+	*body_len = xp_get32(hdr + 8);
 	if (magic != XP_MSG_MAGIC)
-		return xp_err_set(err,
+		return why_set(why,
 				  "control message: bad magic 0x%08x, "
 				  "expected 0x%08x (\"XPCT\")",
 				  (unsigned)magic, XP_MSG_MAGIC);
 	if (*body_len > XP_MSG_BODY_MAX)
-		return xp_err_set(err,
+		return why_set(why,
 				  "control message: body length %u exceeds "
 				  "maximum %d",
 				  (unsigned)*body_len, XP_MSG_BODY_MAX);
@@ -275,20 +257,20 @@ static const struct field_desc *find_field(const struct msg_desc *d,
 
 static int decode_str(const struct msg_desc *d, const struct field_desc *f,
 		      const uint8_t *v, uint16_t vlen, struct xp_msg *m,
-		      struct xp_err *err)
+		      struct xp_why *why)
 {
 	char *dst = (char *)m + f->off;
 	const uint8_t *nul;
 
 	if (vlen > XP_MSG_STR_MAX || vlen >= f->size)
-		return xp_err_set(err,
+		return why_set(why,
 				  "control message: %s field %u (%s) length "
 				  "%u exceeds maximum %d",
 				  d->name, f->tag, f->name, vlen,
 				  XP_MSG_STR_MAX);
 	nul = memchr(v, 0, vlen);
 	if (nul)
-		return xp_err_set(err,
+		return why_set(why,
 				  "control message: %s field %u (%s) contains "
 				  "a NUL byte at offset %td",
 				  d->name, f->tag, f->name, nul - v);
@@ -299,33 +281,33 @@ static int decode_str(const struct msg_desc *d, const struct field_desc *f,
 
 static int decode_field(const struct msg_desc *d, const struct field_desc *f,
 			const uint8_t *v, uint16_t vlen, struct xp_msg *m,
-			struct xp_err *err)
+			struct xp_why *why)
 {
 	if (f->kind == FIELD_STR)
-		return decode_str(d, f, v, vlen, m, err);
+		return decode_str(d, f, v, vlen, m, why);
 	if (vlen != U64_LEN)
-		return xp_err_set(err,
+		return why_set(why,
 				  "control message: %s field %u (%s) has "
 				  "length %u, integers take %d",
 				  d->name, f->tag, f->name, vlen, U64_LEN);
-	*(uint64_t *)((uint8_t *)m + f->off) = get64(v);
+	*(uint64_t *)((uint8_t *)m + f->off) = xp_get64(v);
 	return 0;
 }
 
 /* Checks that a field header and its value fit in the remaining bytes. */
 static int check_fits(const struct msg_desc *d, const uint8_t *p,
-		      size_t left, struct xp_err *err)
+		      size_t left, struct xp_why *why)
 {
 	if (left < FIELD_HDR_LEN)
-		return xp_err_set(err,
+		return why_set(why,
 				  "control message: %s field header truncated "
 				  "(needs %d bytes, %zu left)",
 				  d->name, FIELD_HDR_LEN, left);
-	if (get16(p + 2) > left - FIELD_HDR_LEN)
-		return xp_err_set(err,
+	if (xp_get16(p + 2) > left - FIELD_HDR_LEN)
+		return why_set(why,
 				  "control message: %s field %u truncated "
 				  "(needs %u bytes, %zu left)",
-				  d->name, get16(p), get16(p + 2),
+				  d->name, xp_get16(p), xp_get16(p + 2),
 				  left - FIELD_HDR_LEN);
 	return 0;
 }
@@ -333,7 +315,7 @@ static int check_fits(const struct msg_desc *d, const uint8_t *p,
 /* A known tag seen twice is rejected rather than "last wins": a peer
  * that repeats a field is buggy, and silently picking one hides it. */
 static int decode_body(const struct msg_desc *d, const uint8_t *body,
-		       size_t len, struct xp_msg *m, struct xp_err *err)
+		       size_t len, struct xp_msg *m, struct xp_why *why)
 {
 	uint32_t seen = 0;
 	size_t pos = 0;
@@ -343,28 +325,28 @@ static int decode_body(const struct msg_desc *d, const uint8_t *body,
 		const struct field_desc *f;
 		uint32_t bit;
 
-		if (check_fits(d, p, len - pos, err) < 0)
+		if (check_fits(d, p, len - pos, why) < 0)
 			return -1;
-		pos += FIELD_HDR_LEN + get16(p + 2);
-		f = find_field(d, get16(p));
+		pos += FIELD_HDR_LEN + xp_get16(p + 2);
+		f = find_field(d, xp_get16(p));
 		if (!f)
 			continue; /* unknown tag: a newer peer's field */
 		bit = 1u << (f - d->fields);
 		if (seen & bit)
-			return xp_err_set(err,
+			return why_set(why,
 					  "control message: %s field %u (%s) "
 					  "appears twice",
 					  d->name, f->tag, f->name);
 		seen |= bit;
-		if (decode_field(d, f, p + FIELD_HDR_LEN, get16(p + 2), m,
-				 err) < 0)
+		if (decode_field(d, f, p + FIELD_HDR_LEN, xp_get16(p + 2), m,
+				 why) < 0)
 			return -1;
 	}
 	return 0;
 }
 
 int xp_msg_decode(const uint8_t *buf, size_t len, struct xp_msg *m,
-		  struct xp_err *err)
+		  struct xp_why *why)
 {
 	const struct msg_desc *d;
 	uint16_t version, type;
@@ -372,30 +354,30 @@ int xp_msg_decode(const uint8_t *buf, size_t len, struct xp_msg *m,
 
 	memset(m, 0, sizeof(*m));
 	if (len < XP_MSG_HDR_LEN)
-		return xp_err_set(err,
+		return why_set(why,
 				  "control message: %zu bytes, the header "
 				  "needs %d",
 				  len, XP_MSG_HDR_LEN);
-	if (xp_msg_hdr_decode(buf, &version, &type, &body_len, err) < 0)
+	if (xp_msg_hdr_decode(buf, &version, &type, &body_len, why) < 0)
 		return -1;
 	if (body_len != len - XP_MSG_HDR_LEN)
-		return xp_err_set(err,
+		return why_set(why,
 				  "control message: body length %u in header "
 				  "but %zu bytes follow",
 				  (unsigned)body_len, len - XP_MSG_HDR_LEN);
 	/* ERROR is frozen, so it is read whatever the peer's version. */
 	if (version != XP_PROTO_VERSION && type != XP_MSG_ERROR)
-		return xp_err_set(err,
+		return why_set(why,
 				  "control message: protocol version %u, "
 				  "this build speaks %d",
 				  version, XP_PROTO_VERSION);
 	d = desc_of(type);
 	if (!d)
-		return xp_err_set(err, "control message: unknown type %u",
+		return why_set(why, "control message: unknown type %u",
 				  type);
 	m->type = type;
 	m->version = version;
-	return decode_body(d, buf + XP_MSG_HDR_LEN, body_len, m, err);
+	return decode_body(d, buf + XP_MSG_HDR_LEN, body_len, m, why);
 }
 
 /* Never NULL, so it can go straight into a format string. */
@@ -410,46 +392,19 @@ const char *xp_msg_type_name(uint16_t type)
 
 void xp_data_hello_encode(uint8_t *buf, uint64_t cookie, uint32_t flow)
 {
-	put32(buf, XP_DATA_MAGIC);
-	put64(buf + 4, cookie);
-	put32(buf + 12, flow);
+	xp_put32(buf, XP_DATA_MAGIC);
+	xp_put64(buf + 4, cookie);
+	xp_put32(buf + 12, flow);
 }
 
 int xp_data_hello_decode(const uint8_t *buf, size_t len, uint64_t *cookie,
 			 uint32_t *flow)
 {
-	if (len < XP_DATA_HELLO_LEN || get32(buf) != XP_DATA_MAGIC)
+	if (len < XP_DATA_HELLO_LEN || xp_get32(buf) != XP_DATA_MAGIC)
 		return -1;
 	if (cookie)
-		*cookie = get64(buf + 4);
+		*cookie = xp_get64(buf + 4);
 	if (flow)
-		*flow = get32(buf + 12);
+		*flow = xp_get32(buf + 12);
 	return 0;
-}
-
-/* ---- test names ---- */
-
-static const char *const test_names[] = {
-	[XP_TCP_STREAM] = "TCP_STREAM", [XP_TCP_MAERTS] = "TCP_MAERTS",
-	[XP_TCP_RR] = "TCP_RR",         [XP_TCP_CRR] = "TCP_CRR",
-	[XP_UDP_STREAM] = "UDP_STREAM", [XP_UDP_RR] = "UDP_RR",
-};
-
-#define NTESTS ((int)(sizeof(test_names) / sizeof(test_names[0])))
-
-int xp_test_parse(const char *name)
-{
-	if (!name)
-		return 0;
-	for (int i = 1; i < NTESTS; i++)
-		if (test_names[i] && strcasecmp(name, test_names[i]) == 0)
-			return i;
-	return 0;
-}
-
-const char *xp_test_name(int test)
-{
-	if (test < 1 || test >= NTESTS)
-		return NULL;
-	return test_names[test];
 }

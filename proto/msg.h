@@ -16,8 +16,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "common/err.h"
-
 #define XP_MSG_MAGIC 0x58504354u /* "XPCT" */
 #define XP_PROTO_VERSION 1
 #define XP_MSG_HDR_LEN 12
@@ -35,17 +33,8 @@ enum xp_msg_type {
 	XP_MSG_TCPINFO = 8,  /* server -> client, before RESULT: one TCP flow */
 };
 
-enum xp_test_type {
-	XP_TCP_STREAM = 1,
-	XP_TCP_MAERTS = 2,
-	XP_TCP_RR = 3,
-	XP_TCP_CRR = 4,
-	XP_UDP_STREAM = 5,
-	XP_UDP_RR = 6,
-};
-
 struct xp_msg_setup {
-	uint64_t test;        /* enum xp_test_type */
+	uint64_t test;        /* the test's number (common/tests.def) */
 	uint64_t duration_ms;
 	uint64_t req_size;    /* stream: bytes per send; RR: request */
 	uint64_t rsp_size;    /* RR: response; stream: unused */
@@ -132,6 +121,12 @@ struct xp_msg {
 	} u;              /* READY and GO have empty bodies */
 };
 
+/* Why a decode failed.  proto/ needs nothing from the folders above it,
+ * so it has its own small error; callers copy the text into theirs. */
+struct xp_why {
+	char msg[256];
+};
+
 /* Encode m (type from m->type, version XP_PROTO_VERSION) into buf.
  * Returns total bytes (header + body) or 0 if cap is too small or the
  * type is unknown. */
@@ -141,7 +136,7 @@ size_t xp_msg_encode(const struct xp_msg *m, uint8_t *buf, size_t cap);
  * XP_MSG_BODY_MAX.  Does NOT reject another version: the caller decides
  * (so it can still read an ERROR from a newer peer).  0 or -1. */
 int xp_msg_hdr_decode(const uint8_t *hdr, uint16_t *version, uint16_t *type,
-		      uint32_t *body_len, struct xp_err *err);
+		      uint32_t *body_len, struct xp_why *why);
 
 /* Decode a whole message (header + body, exactly len bytes).  Rejects bad
  * magic, a version other than XP_PROTO_VERSION (unless the type is
@@ -150,7 +145,7 @@ int xp_msg_hdr_decode(const uint8_t *hdr, uint16_t *version, uint16_t *type,
  * whose length is not 8.  Unknown tags are skipped.  Missing fields are 0
  * or "".  Pure: no I/O, no allocation.  0 or -1. */
 int xp_msg_decode(const uint8_t *buf, size_t len, struct xp_msg *m,
-		  struct xp_err *err);
+		  struct xp_why *why);
 
 const char *xp_msg_type_name(uint16_t type);
 
@@ -162,10 +157,5 @@ const char *xp_msg_type_name(uint16_t type);
 void xp_data_hello_encode(uint8_t *buf, uint64_t cookie, uint32_t flow);
 int xp_data_hello_decode(const uint8_t *buf, size_t len, uint64_t *cookie,
 			 uint32_t *flow);
-
-/* Test-type names: "TCP_RR" <-> XP_TCP_RR; case-insensitive parse.
- * Returns 0 / NULL when unknown. */
-int xp_test_parse(const char *name);
-const char *xp_test_name(int test);
 
 #endif

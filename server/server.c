@@ -24,6 +24,8 @@
 #include "common/ctl.h"
 #include "common/log.h"
 #include "common/sock.h"
+#include "common/tests.h"
+#include "proto/be.h"
 #include "server/session.h"
 
 #define MAX_PENDING 1024
@@ -187,19 +189,17 @@ static int route(struct xp_server *s, int fd, uint64_t cookie, uint32_t idx,
 		 const char *peer)
 {
 	struct xp_session *ss = find_session(s, cookie);
-	const struct xp_test_ops *ops;
 
 	if (!ss) {
 		xp_log(s->cfg.log, "%s: data connection for unknown test, closed", peer);
 		return -1;
 	}
-	ops = xp_test_ops(ss->run.test);
 	if (idx >= ss->run.flows) {
 		xp_log(s->cfg.log, "%s: flow index %u out of range (%u flows), closed",
 		       peer, idx, ss->run.flows);
 		return -1;
 	}
-	if (ops->persistent) {
+	if (xp_test(ss->run.test)->persistent) {
 		if (ss->seen[idx / 8] & (1u << (idx % 8)))
 			return -1; /* repeated flow: ignore */
 		ss->seen[idx / 8] |= (uint8_t)(1u << (idx % 8));
@@ -254,11 +254,6 @@ static void new_session(struct xp_server *s, int fd, const char *peer)
 		xp_log(s->cfg.log, "%s: control connection", peer);
 }
 
-static uint32_t be32(const uint8_t *b)
-{
-	return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
-}
-
 /* 1: handled (fd owned elsewhere or closed); 0: wait for more bytes. */
 static int classify(struct xp_server *s, int fd, const char *peer)
 {
@@ -273,13 +268,13 @@ static int classify(struct xp_server *s, int fd, const char *peer)
 		close(fd);
 		return 1;
 	}
-	if (n >= 4 && be32(b) == XP_MSG_MAGIC) {
+	if (n >= 4 && xp_get32(b) == XP_MSG_MAGIC) {
 		new_session(s, fd, peer);
 		return 1;
 	}
-	if (n >= 4 && be32(b) != XP_DATA_MAGIC) {
+	if (n >= 4 && xp_get32(b) != XP_DATA_MAGIC) {
 		xp_log(s->cfg.log, "%s: not an xperf peer (first bytes 0x%08x), closed",
-		       peer, be32(b));
+		       peer, xp_get32(b));
 		close(fd);
 		return 1;
 	}

@@ -1,6 +1,7 @@
 #include "server/session.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +18,6 @@
 #define REGISTER_WAIT_MS 10000
 #define STOP_GRACE_MS 30000
 #define BUFFER_BUDGET (512ull << 20) /* per test, all workers together */
-#define UDP_MAX 65507
 
 static int idle_ms(const struct xp_session *s)
 {
@@ -41,21 +41,20 @@ static int check_sizes(const struct xp_session *s, const struct xp_msg_setup *p,
 		       struct xp_err *err)
 {
 	uint64_t big = p->req_size > p->rsp_size ? p->req_size : p->rsp_size;
-	int udp = p->test == XP_UDP_STREAM || p->test == XP_UDP_RR;
-	int rr = xp_test_ops((int)p->test)->rr;
+	const struct xp_test *t = xp_test((int)p->test);
 
-	if (!p->req_size || (rr && !p->rsp_size))
+	if (!p->req_size || (t->rr && !p->rsp_size))
 		return xp_err_set(err, "message size 0");
 	if (big > s->cfg->max_msg)
 		return xp_err_set(err, "message size %llu exceeds the server's limit %llu "
 				  "(--max-msg)", (unsigned long long)big,
 				  (unsigned long long)s->cfg->max_msg);
-	if (udp && big > UDP_MAX)
-		return xp_err_set(err, "UDP message size %llu exceeds %d",
-				  (unsigned long long)big, UDP_MAX);
-	if (p->test == XP_UDP_STREAM && p->req_size < 8)
-		return xp_err_set(err, "UDP_STREAM message size %llu below 8",
-				  (unsigned long long)p->req_size);
+	if (t->max_size && big > t->max_size)
+		return xp_err_set(err, "UDP message size %llu exceeds %u",
+				  (unsigned long long)big, t->max_size);
+	if (p->req_size < t->min_size)
+		return xp_err_set(err, "%s message size %llu below %u", t->name,
+				  (unsigned long long)p->req_size, t->min_size);
 	if (p->threads * 2 * (big > (256u << 10) ? big : (256u << 10)) > BUFFER_BUDGET)
 		return xp_err_set(err, "%llu threads with %llu-byte messages need more "
 				  "than %llu MiB of buffers", (unsigned long long)p->threads,
@@ -69,7 +68,7 @@ static int check_setup(const struct xp_session *s, const struct xp_msg_setup *p,
 {
 	const struct xp_server_cfg *c = s->cfg;
 
-	if (!xp_test_ops((int)p->test))
+	if (p->test > INT_MAX || !xp_test_find((int)p->test))
 		return xp_err_set(err, "unknown test type %llu", (unsigned long long)p->test);
 	if (!p->duration_ms || p->duration_ms * XP_NS_PER_MS > c->max_duration_ns)
 		return xp_err_set(err, "duration %llu ms outside 1..%llu ms (--max-duration)",
@@ -86,7 +85,7 @@ static int check_setup(const struct xp_session *s, const struct xp_msg_setup *p,
 				  (unsigned long long)p->flags);
 	if (p->busy_poll_us > 1000000 || p->burst > 1024 || p->pace_burst > 1024)
 		return xp_err_set(err, "busy-poll, burst or pace-burst out of range");
-	if (p->test == XP_UDP_RR && !p->rr_timeout_ms)
+	if (xp_test((int)p->test)->udp && xp_test((int)p->test)->rr && !p->rr_timeout_ms)
 		return xp_err_set(err, "UDP_RR timeout 0");
 	if (p->sndbuf > (1u << 30) || p->rcvbuf > (1u << 30) || p->rcvlowat > (1u << 30))
 		return xp_err_set(err, "socket buffer or receive low-water mark above 1 GiB");
@@ -130,7 +129,7 @@ static void fill_run(struct xp_session *s)
 	r->rcvlowat = p->rcvlowat;
 	r->pace_burst = p->pace_burst ? (uint32_t)p->pace_burst : 8;
 	r->so.busy_poll_us = p->busy_poll_us;
-	if (p->test == XP_TCP_MAERTS)
+	if (xp_test(r->test)->bulk && !xp_test(r->test)->udp && xp_test(r->test)->server_sends)
 		r->so.pacing_Bps = xp_pacing_Bps(p->rate_bps);
 }
 
@@ -173,7 +172,7 @@ static void join_workers(struct xp_session *s)
 
 static int wait_registered(struct xp_session *s, struct xp_err *err)
 {
-	uint32_t want = xp_test_ops(s->run.test)->persistent ? s->run.flows : 0;
+	uint32_t want = xp_test(s->run.test)->persistent ? s->run.flows : 0;
 	uint64_t deadline = xp_now_ns() + REGISTER_WAIT_MS * XP_NS_PER_MS;
 
 	while (atomic_load(&s->run.registered) < want) {

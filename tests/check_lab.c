@@ -21,6 +21,7 @@
 #include "lab/render.h"
 #include "lab/rtnl.h"
 #include "proto/msg.h"
+#include "common/tests.h"
 
 /* The attribute of type t among those in [p, p + len), or NULL. */
 static const struct nlattr *find_attr(const uint8_t *p, size_t len, uint16_t t)

@@ -9,6 +9,7 @@
 #include <sys/socket.h>
 
 #include "client/netperf.h"
+#include "common/tests.h"
 #include "common/clock.h"
 #include "common/hist.h"
 #include "proto/msg.h"

@@ -7,6 +7,7 @@
 
 #include "common/clock.h"
 #include "common/opts.h"
+#include "common/tests.h"
 #include "proto/msg.h"
 
 static int parse(struct xp_opts *o, struct xp_err *e, ...)

@@ -85,7 +85,7 @@ static void fill_str(char *dst, size_t n, unsigned seed)
 
 static void fill_setup(struct xp_msg_setup *s)
 {
-	s->test = XP_UDP_RR;
+	s->test = 6; /* UDP_RR */
 	s->duration_ms = 0x0102030405060708ull;
 	s->req_size = UINT64_MAX;
 	s->rsp_size = 0x8000000000000001ull;
@@ -145,7 +145,7 @@ static void fill_msg(struct xp_msg *m, uint16_t type)
 static void expect_reject(const uint8_t *buf, size_t len, const char *needle)
 {
 	struct xp_msg m;
-	struct xp_err err = { "" };
+	struct xp_why err = { "" };
 
 	ck_assert_int_eq(xp_msg_decode(buf, len, &m, &err), -1);
 	ck_assert_msg(err.msg[0] != '\0', "no error message for len %zu", len);
@@ -156,7 +156,7 @@ static void expect_reject(const uint8_t *buf, size_t len, const char *needle)
 
 static void expect_accept(const uint8_t *buf, size_t len, struct xp_msg *m)
 {
-	struct xp_err err = { "" };
+	struct xp_why err = { "" };
 	int rc = xp_msg_decode(buf, len, m, &err);
 
 	ck_assert_msg(rc == 0, "decode failed: %s", err.msg);
@@ -303,7 +303,7 @@ START_TEST(test_roundtrip_tcpinfo)
 {
 	uint8_t buf[256];
 	struct xp_msg m, d;
-	struct xp_err err;
+	struct xp_why err;
 	size_t n;
 
 	memset(&m, 0, sizeof(m));
@@ -364,7 +364,7 @@ START_TEST(test_reject_every_truncation)
 		/* Same prefixes with the header's length patched to match:
 		 * only cuts between fields may decode. */
 		for (size_t p = XP_MSG_HDR_LEN; p < n; p++) {
-			struct xp_err err;
+			struct xp_why err;
 			int ok;
 
 			memcpy(cut, full, p);
@@ -399,7 +399,7 @@ START_TEST(test_reject_body_too_long)
 	static uint8_t buf[BUF_MAX + 1];
 	uint16_t version, type;
 	uint32_t body;
-	struct xp_err err;
+	struct xp_why err;
 
 	put_hdr(buf, XP_PROTO_VERSION, XP_MSG_SETUP, 70000);
 	expect_reject(buf, XP_MSG_HDR_LEN,
@@ -629,7 +629,7 @@ static int check_reencode(const uint8_t *buf, size_t len)
 {
 	static uint8_t out[BUF_MAX];
 	struct xp_msg a, b;
-	struct xp_err err;
+	struct xp_why err;
 	size_t n;
 
 	if (xp_msg_decode(buf, len, &a, &err) != 0)
@@ -789,49 +789,6 @@ START_TEST(test_data_hello_reject)
 }
 END_TEST
 
-/* ---- test names ---- */
-
-START_TEST(test_names_roundtrip)
-{
-	static const char *const names[] = {
-		NULL,	      "TCP_STREAM", "TCP_MAERTS", "TCP_RR",
-		"TCP_CRR",    "UDP_STREAM", "UDP_RR",
-	};
-
-	for (int i = 1; i <= 6; i++) {
-		ck_assert_str_eq(xp_test_name(i), names[i]);
-		ck_assert_int_eq(xp_test_parse(names[i]), i);
-		ck_assert_int_eq(xp_test_parse(xp_test_name(i)), i);
-	}
-	ck_assert_int_eq(xp_test_parse("TCP_STREAM"), XP_TCP_STREAM);
-	ck_assert_int_eq(xp_test_parse("UDP_RR"), XP_UDP_RR);
-}
-END_TEST
-
-START_TEST(test_names_case_insensitive)
-{
-	ck_assert_int_eq(xp_test_parse("tcp_rr"), XP_TCP_RR);
-	ck_assert_int_eq(xp_test_parse("Tcp_Crr"), XP_TCP_CRR);
-	ck_assert_int_eq(xp_test_parse("udp_stream"), XP_UDP_STREAM);
-	ck_assert_int_eq(xp_test_parse("tCP_mAERTS"), XP_TCP_MAERTS);
-}
-END_TEST
-
-START_TEST(test_names_unknown)
-{
-	ck_assert_int_eq(xp_test_parse(""), 0);
-	ck_assert_int_eq(xp_test_parse("TCP"), 0);
-	ck_assert_int_eq(xp_test_parse("TCP_R"), 0);
-	ck_assert_int_eq(xp_test_parse("TCP_RRR"), 0);
-	ck_assert_int_eq(xp_test_parse(" TCP_RR"), 0);
-	ck_assert_int_eq(xp_test_parse("SCTP_STREAM"), 0);
-	ck_assert_int_eq(xp_test_parse(NULL), 0);
-	ck_assert_ptr_null(xp_test_name(0));
-	ck_assert_ptr_null(xp_test_name(7));
-	ck_assert_ptr_null(xp_test_name(-1));
-}
-END_TEST
-
 /* ---- runner ---- */
 
 static TCase *tcase(const char *name)
@@ -881,16 +838,13 @@ static void add_reject_cases(Suite *s)
 static void add_other_cases(Suite *s)
 {
 	TCase *fuzz = tcase("fuzz");
-	TCase *misc = tcase("hello_and_names");
+	TCase *misc = tcase("hello");
 
 	tcase_add_test(fuzz, test_fuzz_random_buffers);
 	tcase_add_test(fuzz, test_fuzz_mutations);
 	suite_add_tcase(s, fuzz);
 	tcase_add_test(misc, test_data_hello_roundtrip);
 	tcase_add_test(misc, test_data_hello_reject);
-	tcase_add_test(misc, test_names_roundtrip);
-	tcase_add_test(misc, test_names_case_insensitive);
-	tcase_add_test(misc, test_names_unknown);
 	suite_add_tcase(s, misc);
 }
 

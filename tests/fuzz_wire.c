@@ -12,7 +12,7 @@ static void check_header(const uint8_t *data, size_t size)
 {
 	uint16_t version, type;
 	uint32_t body_len;
-	struct xp_err err;
+	struct xp_why err;
 
 	if (size < XP_MSG_HDR_LEN)
 		return;
@@ -25,7 +25,7 @@ static void check_message(const uint8_t *data, size_t size)
 {
 	static uint8_t out[XP_MSG_HDR_LEN + XP_MSG_BODY_MAX];
 	struct xp_msg a, b;
-	struct xp_err err;
+	struct xp_why err;
 	size_t n;
 
 	if (xp_msg_decode(data, size, &a, &err) != 0)

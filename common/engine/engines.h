@@ -1,10 +1,14 @@
-/* The traffic engines behind the test table (common/tests.c).  Each is a
+/* The traffic engines behind the test table (common/tests.def, common/engine/table.c).  Each is a
  * set of xp_side_ops callbacks; the flow's on_io handler is swapped as the
  * flow moves between states rather than switching on a state field. */
 #ifndef XP_ENGINES_H
 #define XP_ENGINES_H
 
 #include "common/engine/worker.h"
+
+/* Datagrams per UDP GSO send or sendmmsg batch (the UDP sender's send
+ * buffer holds this many messages). */
+#define XP_UDP_BATCH 64
 
 /* TCP bulk transfer (TCP_STREAM, TCP_MAERTS). */
 extern const struct xp_side_ops xp_stream_tx, xp_stream_rx;

@@ -16,7 +16,6 @@
 #include <unistd.h>
 
 #include "common/engine/seqwin.h"
-#include "proto/msg.h"
 
 static int live_push(struct xp_worker *w, struct xp_flow *f)
 {
@@ -123,7 +122,7 @@ static void sample_tcp(struct xp_worker *w, struct xp_flow *f)
 	socklen_t len = sizeof(ti);
 	struct xp_tcp_flow t;
 
-	if (w->ops->sock_type != SOCK_STREAM || w->run->test == XP_TCP_CRR ||
+	if (!w->t->tcp_info ||
 	    getsockopt(f->fd, IPPROTO_TCP, TCP_INFO, &ti, &len))
 		return;
 	memset(&t, 0, sizeof(t));

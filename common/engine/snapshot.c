@@ -12,14 +12,13 @@
 
 #include "common/clock.h"
 #include "common/engine/worker_int.h"
-#include "proto/msg.h"
 
 static uint64_t flow_retrans(const struct xp_worker *w, const struct xp_flow *f)
 {
 	struct tcp_info ti;
 	socklen_t len = sizeof(ti);
 
-	if (w->ops->sock_type != SOCK_STREAM || w->run->test == XP_TCP_CRR || f->fd < 0 ||
+	if (!w->t->tcp_info || f->fd < 0 ||
 	    getsockopt(f->fd, IPPROTO_TCP, TCP_INFO, &ti, &len))
 		return 0;
 	return ti.tcpi_total_retrans;

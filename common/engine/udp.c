@@ -35,7 +35,7 @@
 #define UDP_GRO 104
 #endif
 
-#define MAX_SEGS 64        /* datagrams per GSO send or sendmmsg */
+#define MAX_SEGS XP_UDP_BATCH /* datagrams per GSO send or sendmmsg */
 #define RX_VLEN 16         /* messages per recvmmsg */
 #define GRO_BUF 65536      /* a GRO message holds up to 64 KiB */
 #define CALLS_PER_EVENT 16

@@ -26,7 +26,6 @@
 #include "common/engine/fdtable.h"
 #include "common/engine/mailbox.h"
 #include "common/engine/worker_int.h"
-#include "proto/msg.h"
 
 #define EV_BATCH 64
 #define TICK_MS 10
@@ -41,7 +40,8 @@ static char tag_cmd, tag_mbox;
 
 static uint64_t drain_ns(const struct xp_worker *w)
 {
-	if (w->run->test == XP_UDP_RR)
+	/* a UDP server has no end of stream: it waits out the client's timeout */
+	if (w->t->udp && w->t->rr)
 		return w->run->rr_timeout_ns + 100 * XP_NS_PER_MS;
 	return 5 * XP_NS_PER_SEC;
 }
@@ -58,9 +58,9 @@ static int alloc_bufs(struct xp_worker *w, struct xp_err *err)
 	size_t tx = w->run->req > w->run->rsp ? w->run->req : w->run->rsp;
 	size_t rx = MIN_BUF;
 
-	if (w->run->test == XP_UDP_STREAM)
-		tx = (size_t)w->run->req * 64; /* a GSO or sendmmsg batch */
-	if (w->run->test == XP_TCP_STREAM || w->run->test == XP_TCP_MAERTS)
+	if (w->t->udp && w->t->bulk)
+		tx = (size_t)w->run->req * XP_UDP_BATCH; /* a GSO or sendmmsg batch */
+	if (!w->t->udp && w->t->bulk)
 		rx = STREAM_RX_BUF;
 	w->buflen = tx > rx ? tx : rx;
 	w->txlen = tx > MIN_TXBUF ? tx : MIN_TXBUF;
@@ -85,10 +85,10 @@ int xp_worker_init(struct xp_worker *w, int id, int cpu, struct xp_run *run,
 	w->ran_cpu = -1;
 	w->run = run;
 	w->epfd = w->evfd = w->mbox[0] = w->mbox[1] = -1;
-	w->ops = xp_test_ops(run->test);
-	if (!w->ops)
+	w->t = xp_test(run->test);
+	w->side = xp_engine_side(run->test, run->role);
+	if (!w->side)
 		return xp_err_set(err, "worker: unknown test %d", run->test);
-	w->side = run->role == XP_ROLE_SERVER ? w->ops->server : w->ops->client;
 	w->ticking = w->side->tick != NULL;
 	w->epfd = epoll_create1(EPOLL_CLOEXEC);
 	if (w->epfd < 0)
@@ -120,11 +120,11 @@ static void take_mail(struct xp_worker *w)
 				return;
 			continue;
 		}
-		if (xp_apply_sockopts(f->fd, w->ops->sock_type, &w->run->so, &err) &&
+		if (xp_apply_sockopts(f->fd, w->t->sock_type, &w->run->so, &err) &&
 		    !w->errmsg[0])
 			snprintf(w->errmsg, sizeof(w->errmsg), "%s", err.msg);
 		w->side->add(f);
-		if (w->ops->persistent)
+		if (w->t->persistent)
 			atomic_fetch_add(&w->run->registered, 1);
 	}
 }
@@ -135,7 +135,7 @@ static void move_outstanding(struct xp_worker *w, struct xp_flow *f)
 {
 	uint64_t out = f->rcount, b = out * w->run->req;
 
-	if (w->run->test == XP_TCP_RR)
+	if (!w->t->udp)
 		b -= f->txoff < b ? f->txoff : b;
 	else if (out <= w->warm.dgrams_sent) {
 		w->warm.dgrams_sent -= out;
@@ -170,7 +170,7 @@ static void begin_measure(struct xp_worker *w)
 		struct xp_flow *f = w->live[i];
 
 		f->bytes = f->trans = 0;
-		if (w->ops->rr && w->run->role == XP_ROLE_CLIENT && w->run->test != XP_TCP_CRR)
+		if (w->t->rr && w->run->role == XP_ROLE_CLIENT && w->t->persistent)
 			move_outstanding(w, f);
 	}
 	w->t_go = w->now;
@@ -357,9 +357,9 @@ static int direct_ok(const struct xp_worker *w)
 {
 	const struct xp_run *r = w->run;
 
-	return w->going && !w->stopping && w->nlive == 1 && w->ops->rr && !r->spin &&
+	return w->going && !w->stopping && w->nlive == 1 && w->t->rr && !r->spin &&
 	       !(w->live[0]->events & EPOLLOUT) && /* a send is waiting for room */
-	       r->test != XP_TCP_CRR && r->burst == 1 && !r->sched_ns && !w->ntimers;
+	       w->t->persistent && r->burst == 1 && !r->sched_ns && !w->ntimers;
 }
 
 static void direct_loop(struct xp_worker *w)
@@ -367,7 +367,7 @@ static void direct_loop(struct xp_worker *w)
 	struct xp_flow *f = w->live[0];
 	/* UDP has no end of stream to wake a server at the end, and a client
 	 * must see its request time out: both wait at most --rr-timeout */
-	int timed = w->run->test == XP_UDP_RR && w->run->role == XP_ROLE_CLIENT;
+	int timed = w->t->udp && w->run->role == XP_ROLE_CLIENT;
 	uint64_t wait = w->run->rr_timeout_ns;
 	struct timeval tv = { (time_t)(wait / XP_NS_PER_SEC),
 			      (suseconds_t)(wait % XP_NS_PER_SEC / 1000) };

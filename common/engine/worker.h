@@ -14,6 +14,7 @@
 #include "common/err.h"
 #include "common/hist.h"
 #include "common/sock.h"
+#include "common/tests.h"
 
 enum xp_role { XP_ROLE_CLIENT = 0, XP_ROLE_SERVER = 1 };
 enum xp_cmd { XP_CMD_WAIT = 0, XP_CMD_GO, XP_CMD_STOP, XP_CMD_ABORT };
@@ -125,17 +126,9 @@ struct xp_side_ops {
 	void (*tick)(struct xp_flow *f); /* every few ms, if not NULL */
 };
 
-/* One test type: a small table, see common/tests.c. */
-struct xp_test_ops {
-	int test;
-	int sock_type;        /* SOCK_STREAM or SOCK_DGRAM */
-	int persistent;       /* flows exist before GO (all but TCP_CRR) */
-	int server_sends;     /* client must tell the server to stop first */
-	int rr;               /* request/response: latency measured */
-	const struct xp_side_ops *client, *server;
-};
-
-const struct xp_test_ops *xp_test_ops(int test);
+/* The callbacks a side of a test runs (the engine column of
+ * common/tests.def); NULL for an unknown test. */
+const struct xp_side_ops *xp_engine_side(int test, int role);
 
 struct xp_worker {
 	int id, cpu, ran_cpu;
@@ -146,7 +139,7 @@ struct xp_worker {
 	_Atomic int in_direct; /* blocked reads possible: wake with xp_worker_kick */
 	_Atomic int fds_state;  /* FDS_*: own descriptor table yet? (worker.c) */
 	struct xp_run *run;
-	const struct xp_test_ops *ops;
+	const struct xp_test *t;   /* facts about the test (common/tests.h) */
 	const struct xp_side_ops *side;
 	struct xp_flow **live;
 	uint32_t nlive, caplive, active;
