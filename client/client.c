@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "common/clock.h"
+#include "common/cpu.h"
 #include "common/ctl.h"
 #include "common/units.h"
 #include "common/engine/pace.h"
@@ -26,11 +27,11 @@ struct client {
 	uint64_t t_go;
 	struct xp_addr addr;
 	char peer[96];
+	char who[112];   /* "server 10.0.0.2:5310", for errors */
 	int ctl;
 	int sigfd;
 	struct xp_run run;
-	struct xp_worker *w;
-	int nw;
+	struct xp_group g;
 	const struct xp_test *ops;  /* facts about the test */
 };
 
@@ -85,40 +86,10 @@ static int send_setup(struct client *cl, struct xp_err *err)
 	return xp_ctl_send(cl->ctl, &m, CTL_MS, cl->peer, err);
 }
 
-static int recv_expect(struct client *cl, struct xp_msg *m, int type, int ms,
-		       struct xp_err *err)
-{
-	if (xp_ctl_recv(cl->ctl, m, ms, cl->peer, err))
-		return -1;
-	if (m->type == XP_MSG_ERROR)
-		return xp_err_set(err, "server %s: %s", cl->peer, m->u.error.text);
-	if (m->type != type)
-		return xp_err_set(err, "server %s: expected %s, got %s", cl->peer,
-				  xp_msg_type_name((uint16_t)type), xp_msg_type_name(m->type));
-	return 0;
-}
-
 static int make_workers(struct client *cl, struct xp_err *err)
 {
-	int cpus[XP_CPUS_MAX], n, i;
-
-	if (cl->o->cpus) {
-		n = xp_parse_cpus(cl->o->cpus, cpus, XP_CPUS_MAX, "--cpus", err);
-		if (n < 0 || xp_cpu_check(cpus, n, "--cpus", err))
-			return -1;
-	} else {
-		n = xp_cpu_allowed(cpus, XP_CPUS_MAX);
-	}
-	cl->w = calloc(cl->o->threads, sizeof(*cl->w));
-	if (!cl->w)
-		return xp_err_set(err, "out of memory for %llu workers",
-				  (unsigned long long)cl->o->threads);
-	for (i = 0; i < (int)cl->o->threads; i++) {
-		cl->nw = i + 1;
-		if (xp_worker_init(&cl->w[i], i, cpus[i % n], &cl->run, err))
-			return -1;
-	}
-	return 0;
+	return xp_group_create(&cl->g, &cl->run, (int)cl->o->threads, cl->o->cpus, "--cpus",
+			       err);
 }
 
 static int tcp_flow(struct client *cl, uint32_t idx, struct xp_err *err)
@@ -202,7 +173,7 @@ static int open_flows(struct client *cl, struct xp_err *err)
 			if (fd < 0)
 				return -1;
 		}
-		if (xp_worker_add_flow(&cl->w[i % (uint32_t)cl->nw], fd, i, err)) {
+		if (xp_worker_add_flow(&cl->g.w[i % (uint32_t)cl->g.n], fd, i, err)) {
 			if (fd >= 0)
 				close(fd);
 			return -1;
@@ -241,34 +212,9 @@ static int connect_control(struct client *cl, const char *host, uint16_t port,
 	if (xp_resolve(host, port, family(cl->o), &cl->addr, err))
 		return -1;
 	xp_addr_str(&cl->addr, cl->peer, sizeof(cl->peer));
+	snprintf(cl->who, sizeof(cl->who), "server %s", cl->peer);
 	cl->ctl = xp_connect_tcp(&cl->addr, NULL, CONNECT_MS, err);
 	return cl->ctl < 0 ? -1 : 0;
-}
-
-static int start_workers(struct client *cl, struct xp_err *err)
-{
-	int i;
-
-	for (i = 0; i < cl->nw; i++)
-		if (xp_worker_start(&cl->w[i], err))
-			return -1;
-	return 0;
-}
-
-static void all_workers(struct client *cl, int cmd)
-{
-	int i;
-
-	for (i = 0; i < cl->nw; i++)
-		xp_worker_cmd(&cl->w[i], cmd);
-}
-
-static void join_workers(struct client *cl)
-{
-	int i;
-
-	for (i = 0; i < cl->nw; i++)
-		xp_worker_join(&cl->w[i]);
 }
 
 /* Sleep until `until`, waking early if the server speaks (it can only be
@@ -302,7 +248,7 @@ static void take_interval(struct client *cl, struct xp_client_result *r)
 {
 	struct xp_interval iv, *n;
 
-	if (xp_iv_take(cl->iv, cl->w, cl->nw, cl->t_go, &iv))
+	if (xp_iv_take(cl->iv, cl->g.w, cl->g.n, cl->t_go, &iv))
 		return;
 	n = realloc(r->intervals, (r->nintervals + 1) * sizeof(*n));
 	if (!n) {
@@ -352,11 +298,11 @@ static int warm_up(struct client *cl, struct xp_client_result *r, struct xp_err 
 	rc = wait_until(cl, cl->t_go + cl->o->warmup, err);
 	if (rc)
 		return rc;
-	for (i = 0; i < cl->nw; i++)
-		xp_worker_measure(&cl->w[i]);
+	for (i = 0; i < cl->g.n; i++)
+		xp_worker_measure(&cl->g.w[i]);
 	deadline = xp_now_ns() + XP_NS_PER_SEC;
-	for (i = 0; i < cl->nw; i++)
-		xp_worker_await(&cl->w[i], xp_worker_measured, 0, deadline);
+	for (i = 0; i < cl->g.n; i++)
+		xp_worker_await(&cl->g.w[i], xp_worker_measured, 0, deadline);
 	r->warmup_ns = cl->o->warmup;
 	cl->t_go = xp_now_ns();
 	r->start_time = (int64_t)time(NULL);
@@ -368,16 +314,16 @@ static int warm_up(struct client *cl, struct xp_client_result *r, struct xp_err 
  * requests sent in it (a few of those may have been lost). */
 static void discount_warmup(struct xp_client_result *r)
 {
-	struct xp_msg_result *s = &r->srv;
+	struct xp_counters *s = &r->remote.c;
 	const struct xp_counters *w = &r->warm;
-	uint64_t served = xp_test(r->test)->udp ? w->dgrams_sent : w->transactions;
+	uint64_t served = xp_test(r->test)->udp ? w->datagrams_sent : w->transactions;
 
 #define TAKE(field, n) (field) -= (n) < (field) ? (n) : (field)
 	TAKE(s->transactions, served);
 	TAKE(s->bytes_received, w->bytes_sent);
-	TAKE(s->bytes_sent, w->bytes_recv);
-	TAKE(s->datagrams_received, w->dgrams_sent);
-	TAKE(s->datagrams_sent, w->dgrams_recv);
+	TAKE(s->bytes_sent, w->bytes_received);
+	TAKE(s->datagrams_received, w->datagrams_sent);
+	TAKE(s->datagrams_sent, w->datagrams_received);
 #undef TAKE
 }
 
@@ -405,56 +351,28 @@ static void collect_tcp_flows(struct xp_client_result *r, const struct xp_worker
 	r->ntcp_flows += w->ntcpi;
 }
 
-static void remote_tcp(struct xp_client_result *r)
+static void collect(struct client *cl, struct xp_client_result *r,
+		    const struct xp_cpu_snap *a, const struct xp_cpu_snap *b)
 {
-	struct xp_tcp_totals *t = &r->tcp_remote;
-	const struct xp_msg_result *m = &r->srv;
-
-	t->flows = m->tcp_flows;
-	t->retrans = m->tcp_retrans;
-	t->rtt_us_mean = (double)m->tcp_rtt_ns_mean / 1000;
-	t->rttvar_us_mean = (double)m->tcp_rttvar_ns_mean / 1000;
-	t->rtt_us_max = m->tcp_rtt_us_max;
-	t->cwnd_min = m->tcp_cwnd_min;
-	t->cwnd_max = m->tcp_cwnd_max;
-	t->mss = m->tcp_mss;
-	t->delivery_rate_bps = m->tcp_delivery_rate_bps;
-}
-
-static void collect(struct client *cl, struct xp_client_result *r)
-{
-	uint64_t t_go = 0, t_stop = 0, t_end = 0;
-	size_t off = 0;
 	int i;
 
-	for (i = 0; i < cl->nw; i++) {
-		struct xp_worker *w = &cl->w[i];
+	xp_group_sum(&cl->g, &r->local);
+	xp_group_sum_warm(&cl->g, &r->warm);
+	xp_cpu_fill(&r->local, a, b);
+	if (!r->local.elapsed_ns)
+		r->local.elapsed_ns = r->local.active_ns;
+	for (i = 0; i < cl->g.n; i++) {
+		const struct xp_worker *w = &cl->g.w[i];
 
-		xp_counters_add(&r->c, &w->c);
-		xp_counters_add(&r->warm, &w->warm);
 		xp_hist_merge(r->hist, w->hist);
 		if (w->raw_hist && (r->raw_hist || (r->raw_hist = xp_hist_new())))
 			xp_hist_merge(r->raw_hist, w->raw_hist);
-		if (w->t_go && (!t_go || w->t_go < t_go))
-			t_go = w->t_go;
-		if (w->t_stop > t_stop)
-			t_stop = w->t_stop;
-		if (w->t_end > t_end)
-			t_end = w->t_end;
-		r->offloads |= w->offloads;
 		r->direct |= w->direct;
-		xp_tcp_totals_merge(&r->tcp_local, &w->tcp);
 		collect_tcp_flows(r, w);
-		if (!r->warning[0] && w->errmsg[0])
-			snprintf(r->warning, sizeof(r->warning), "%s", w->errmsg);
-		if (off + 8 < sizeof(r->local_cpus))
-			off += (size_t)snprintf(r->local_cpus + off, sizeof(r->local_cpus) - off,
-						"%s%d", i ? "," : "", w->ran_cpu);
 	}
-	r->elapsed_ns = t_stop > t_go ? t_stop - t_go : 0;
-	r->max_rss_kb = xp_max_rss_kb();
-	r->rx_elapsed_ns = t_end > t_go ? t_end - t_go : r->elapsed_ns;
-	r->threads = cl->nw;
+	if (r->local.warning[0])
+		snprintf(r->warning, sizeof(r->warning), "%s", r->local.warning);
+	r->threads = cl->g.n;
 }
 
 /* The server's per-flow TCP_INFO messages, then its RESULT. */
@@ -474,19 +392,12 @@ static int recv_result(struct client *cl, struct xp_client_result *r, struct xp_
 		if (!n)
 			continue;
 		r->tcp_remote_flows = n;
-		n += r->ntcp_remote_flows++;
-		n->idx = (uint32_t)m->u.tcpinfo.flow;
-		n->retrans = (uint32_t)m->u.tcpinfo.retrans;
-		n->rtt_us = (uint32_t)m->u.tcpinfo.rtt_us;
-		n->rttvar_us = (uint32_t)m->u.tcpinfo.rttvar_us;
-		n->cwnd = (uint32_t)m->u.tcpinfo.cwnd;
-		n->mss = (uint32_t)m->u.tcpinfo.mss;
-		n->delivery_rate_bps = m->u.tcpinfo.delivery_rate_bps;
+		n[r->ntcp_remote_flows++] = m->u.tcpinfo;
 	}
 	if (m->type == XP_MSG_ERROR)
-		return xp_err_set(err, "server %s: %s", cl->peer, m->u.error.text);
+		return xp_err_set(err, "%s: %s", cl->who, m->u.error.text);
 	if (m->type != XP_MSG_RESULT)
-		return xp_err_set(err, "server %s: expected RESULT, got %s", cl->peer,
+		return xp_err_set(err, "%s: expected RESULT, got %s", cl->who,
 				  xp_msg_type_name(m->type));
 	return 0;
 }
@@ -501,14 +412,14 @@ static int run_test(struct client *cl, struct xp_client_result *r, struct xp_err
 	memset(&m, 0, sizeof(m));
 	m.type = XP_MSG_READY;
 	if (xp_ctl_send(cl->ctl, &m, CTL_MS, cl->peer, err) ||
-	    recv_expect(cl, &m, XP_MSG_GO, CTL_MS, err))
+	    xp_ctl_expect(cl->ctl, &m, XP_MSG_GO, CTL_MS, cl->who, err))
 		return -1;
-	if (cl->o->interval && !(cl->iv = xp_iv_new(cl->nw, cl->run.flows)))
+	if (cl->o->interval && !(cl->iv = xp_iv_new(cl->g.n, cl->run.flows)))
 		return xp_err_set(err, "out of memory for interval reports");
 	xp_cpu_snap(&a);
 	r->start_time = (int64_t)time(NULL);
 	cl->t_go = xp_now_ns();
-	all_workers(cl, XP_CMD_GO);
+	xp_group_cmd(&cl->g, XP_CMD_GO);
 	rc = warm_up(cl, r, err);
 	if (rc < 0)
 		return -1;
@@ -520,22 +431,20 @@ static int run_test(struct client *cl, struct xp_client_result *r, struct xp_err
 	if (rc < 0)
 		return -1;
 	r->interrupted = rc == 1;
-	all_workers(cl, XP_CMD_STOP);
+	xp_group_cmd(&cl->g, XP_CMD_STOP);
 	if (cl->ops->server_sends && send_stop(cl, 0, err))
 		return -1;
-	join_workers(cl);
+	xp_group_join(&cl->g);
 	xp_cpu_snap(&b);
-	xp_cpu_use(&a, &b, &r->cpu);
-	collect(cl, r);
-	if (!cl->ops->server_sends && send_stop(cl, r->c.dgrams_sent, err))
+	collect(cl, r, &a, &b);
+	if (!cl->ops->server_sends && send_stop(cl, r->local.c.datagrams_sent, err))
 		return -1;
 	if (recv_result(cl, r, &m, err))
 		return -1;
-	r->srv = m.u.result;
+	r->remote = m.u.result;
 	discount_warmup(r);
-	remote_tcp(r);
-	if (!r->warning[0] && r->srv.warning[0])
-		snprintf(r->warning, sizeof(r->warning), "server: %s", r->srv.warning);
+	if (!r->warning[0] && r->remote.warning[0])
+		snprintf(r->warning, sizeof(r->warning), "server: %s", r->remote.warning);
 	return 0;
 }
 
@@ -543,23 +452,18 @@ static int setup(struct client *cl, struct xp_err *err)
 {
 	struct xp_msg m;
 
-	if (send_setup(cl, err) || recv_expect(cl, &m, XP_MSG_SETUP_OK, CTL_MS, err))
+	if (send_setup(cl, err) ||
+	    xp_ctl_expect(cl->ctl, &m, XP_MSG_SETUP_OK, CTL_MS, cl->who, err))
 		return -1;
 	cl->run.cookie = m.u.setup_ok.cookie;
-	if (make_workers(cl, err) || open_flows(cl, err) || start_workers(cl, err))
+	if (make_workers(cl, err) || open_flows(cl, err) || xp_group_start(&cl->g, err))
 		return -1;
 	return 0;
 }
 
 static void cleanup(struct client *cl)
 {
-	int i;
-
-	all_workers(cl, XP_CMD_ABORT);
-	join_workers(cl);
-	for (i = 0; i < cl->nw; i++)
-		xp_worker_destroy(&cl->w[i]);
-	free(cl->w);
+	xp_group_destroy(&cl->g);
 	xp_iv_free(cl->iv);
 	if (cl->ctl >= 0)
 		close(cl->ctl);

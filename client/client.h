@@ -5,10 +5,9 @@
 
 #include <stdint.h>
 
-#include "common/cpu.h"
 #include "common/err.h"
 #include "common/opts.h"
-#include "common/engine/worker.h"
+#include "common/engine/group.h"
 #include "client/intervals.h"
 #include "proto/msg.h"
 
@@ -16,24 +15,19 @@ struct xp_client_result {
 	int test;
 	char server[96];          /* "10.0.0.2:5310" */
 	uint64_t req, rsp;        /* effective sizes */
-	struct xp_counters c;     /* all client workers */
-	struct xp_counters warm;  /* ... in the --warmup, not in c */
+	/* Each side's view (proto/result.h).  local.active_ns is the
+	 * measured duration (GO to STOP), local.elapsed_ns runs to the last
+	 * byte the client's receivers took; remote is the server's RESULT. */
+	struct xp_side_result local, remote;
+	struct xp_counters warm;  /* ... in the --warmup, not in local.c */
 	uint64_t warmup_ns;       /* the warm-up that ran (0: none) */
 	struct xp_hist *hist;     /* merged round-trip times, ns (with --rate:
 				   * from the intended send time) */
 	struct xp_hist *raw_hist; /* --rate: from the actual send; else NULL */
-	uint64_t elapsed_ns;      /* client: GO to the end of sending */
-	uint64_t rx_elapsed_ns;   /* client receivers: GO to the last byte */
-	struct xp_cpu_use cpu;    /* client process and host */
-	struct xp_msg_result srv; /* the server's own view */
-	char local_cpus[XP_MSG_STR_MAX + 1];  /* CPU each client worker ran on */
 	int threads;
 	uint16_t port;            /* the server port actually used */
 	int64_t start_time;       /* wall clock (Unix seconds) at GO */
-	uint64_t max_rss_kb;      /* client process peak resident memory */
-	uint32_t offloads;        /* XP_OFFLOAD_* the client's workers used */
 	int direct;               /* some client worker ran in direct mode */
-	struct xp_tcp_totals tcp_local, tcp_remote; /* TCP_INFO totals */
 	struct xp_tcp_flow *tcp_flows; /* client's flows, one entry each */
 	uint32_t ntcp_flows;
 	struct xp_tcp_flow *tcp_remote_flows; /* the server's, from TCPINFO */
@@ -41,7 +35,7 @@ struct xp_client_result {
 	struct xp_interval *intervals; /* -i: one per interval */
 	uint32_t nintervals;
 	int interrupted;          /* stopped early by a signal */
-	char warning[320];        /* first recoverable error a worker saw */
+	char warning[XP_ERR_MAX]; /* first recoverable error either side saw */
 };
 
 /* Called on the client's control thread as the test goes (may be NULL). */

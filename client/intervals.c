@@ -85,10 +85,10 @@ static void add_worker(struct xp_iv_state *st, int i, const struct xp_snap *s,
 	uint32_t k;
 
 	out->bytes_sent += s->c.bytes_sent - p->bytes_sent;
-	out->bytes_received += s->c.bytes_recv - p->bytes_recv;
+	out->bytes_received += s->c.bytes_received - p->bytes_received;
 	out->transactions += s->c.transactions - p->transactions;
-	out->dgrams_sent += s->c.dgrams_sent - p->dgrams_sent;
-	out->dgrams_received += s->c.dgrams_recv - p->dgrams_recv;
+	out->datagrams_sent += s->c.datagrams_sent - p->datagrams_sent;
+	out->datagrams_received += s->c.datagrams_received - p->datagrams_received;
 	out->lost += s->c.lost - p->lost;
 	*p = s->c;
 	if (s->hist) {

@@ -17,7 +17,7 @@ struct xp_interval {
 	double start, end;      /* seconds since the test started */
 	uint64_t bytes_sent, bytes_received;
 	uint64_t transactions, retrans;
-	uint64_t dgrams_sent, dgrams_received, lost;
+	uint64_t datagrams_sent, datagrams_received, lost;
 	uint64_t count;         /* latency samples in the interval */
 	double p50_us, p99_us;
 	struct xp_flow_iv *flows; /* sorted by flow index */

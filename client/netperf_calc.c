@@ -68,11 +68,11 @@ static double stream_rate(char fmt, const struct xp_client_result *r)
 	uint64_t ns;
 
 	if (xp_test(r->test)->server_sends) {
-		ns = r->rx_elapsed_ns ? r->rx_elapsed_ns : r->elapsed_ns;
-		return xp_np_rate(fmt, (double)r->c.bytes_recv, ns_s(ns));
+		ns = r->local.elapsed_ns ? r->local.elapsed_ns : r->local.active_ns;
+		return xp_np_rate(fmt, (double)r->local.c.bytes_received, ns_s(ns));
 	}
-	ns = r->srv.elapsed_ns ? r->srv.elapsed_ns : r->elapsed_ns;
-	return xp_np_rate(fmt, (double)r->srv.bytes_received, ns_s(ns));
+	ns = r->remote.elapsed_ns ? r->remote.elapsed_ns : r->local.active_ns;
+	return xp_np_rate(fmt, (double)r->remote.c.bytes_received, ns_s(ns));
 }
 
 static double service_demand(double cpu_pct, int ncpus, double units, double secs)
@@ -85,19 +85,19 @@ static double service_demand(double cpu_pct, int ncpus, double units, double sec
 void xp_np_measure(const struct xp_np_cfg *cfg, const struct xp_np_env *env,
 		   const struct xp_client_result *r, struct xp_np_measure *m)
 {
-	double el = ns_s(r->elapsed_ns);
-	double xfer = (double)(r->c.bytes_sent + r->c.bytes_recv);
-	double units = cfg->fmt == 'x' ? (double)r->c.transactions : xfer / 1024;
+	double el = ns_s(r->local.active_ns);
+	double xfer = (double)(r->local.c.bytes_sent + r->local.c.bytes_received);
+	double units = cfg->fmt == 'x' ? (double)r->local.c.transactions : xfer / 1024;
 
 	m->elapsed_s = el;
 	if (cfg->fmt == 'x')
-		m->thruput = el > 0 ? (double)r->c.transactions / el : 0;
+		m->thruput = el > 0 ? (double)r->local.c.transactions / el : 0;
 	else if (is_rr(r->test))
 		m->thruput = xp_np_rate(cfg->fmt, xfer, el);
 	else
 		m->thruput = stream_rate(cfg->fmt, r);
-	m->local_cpu = cfg->local_cpu ? (double)r->cpu.host_busy_ppm / 1e4 : -1;
-	m->remote_cpu = cfg->remote_cpu ? (double)r->srv.host_busy_ppm / 1e4 : -1;
+	m->local_cpu = cfg->local_cpu ? (double)r->local.host_busy_ppm / 1e4 : -1;
+	m->remote_cpu = cfg->remote_cpu ? (double)r->remote.host_busy_ppm / 1e4 : -1;
 	m->local_sd = service_demand(m->local_cpu, env->ncpus_local, units, el);
 	m->remote_sd = service_demand(m->remote_cpu, env->ncpus_remote, units, el);
 }
@@ -200,21 +200,21 @@ static void fill_calls(const struct xp_np_run *run, struct xp_np_vals *v)
 	const struct xp_client_result *r = run->r;
 	const struct xp_test *t = xp_test(r->test);
 
-	v->local_errors = (long long)r->c.errors;
+	v->local_errors = (long long)r->local.c.errors;
 	if (t->rr) {
-		v->local_send_calls = t->udp ? r->c.dgrams_sent : r->c.transactions;
-		v->local_recv_calls = r->c.transactions;
-		v->remote_send_calls = v->remote_recv_calls = r->srv.transactions;
+		v->local_send_calls = t->udp ? r->local.c.datagrams_sent : r->local.c.transactions;
+		v->local_recv_calls = r->local.c.transactions;
+		v->remote_send_calls = v->remote_recv_calls = r->remote.c.transactions;
 	} else if (t->udp) {
-		v->local_send_calls = r->c.dgrams_sent;
-		v->remote_recv_calls = r->srv.datagrams_received;
+		v->local_send_calls = r->local.c.datagrams_sent;
+		v->remote_recv_calls = r->remote.c.datagrams_received;
 	} else if (!t->server_sends) {
-		v->local_send_calls = div_ceil(r->c.bytes_sent, (uint64_t)v->local_send_size);
-		v->remote_recv_calls = div_ceil(r->srv.bytes_received,
+		v->local_send_calls = div_ceil(r->local.c.bytes_sent, (uint64_t)v->local_send_size);
+		v->remote_recv_calls = div_ceil(r->remote.c.bytes_received,
 						(uint64_t)v->remote_recv_size);
 	} else {
-		v->remote_send_calls = div_ceil(r->srv.bytes_sent, (uint64_t)v->remote_send_size);
-		v->local_recv_calls = div_ceil(r->c.bytes_recv, (uint64_t)v->local_recv_size);
+		v->remote_send_calls = div_ceil(r->remote.c.bytes_sent, (uint64_t)v->remote_send_size);
+		v->local_recv_calls = div_ceil(r->local.c.bytes_received, (uint64_t)v->local_recv_size);
 	}
 }
 
@@ -227,25 +227,25 @@ static void fill_bytes(const struct xp_np_run *run, struct xp_np_vals *v)
 {
 	const struct xp_client_result *r = run->r;
 	char fmt = run->cfg->fmt == 'x' ? 'm' : run->cfg->fmt;
-	double el = ns_s(r->elapsed_ns);
-	double rel = r->srv.elapsed_ns ? ns_s(r->srv.elapsed_ns) : el;
-	double lrel = r->rx_elapsed_ns ? ns_s(r->rx_elapsed_ns) : el;
+	double el = ns_s(r->local.active_ns);
+	double rel = r->remote.elapsed_ns ? ns_s(r->remote.elapsed_ns) : el;
+	double lrel = r->local.elapsed_ns ? ns_s(r->local.elapsed_ns) : el;
 
-	v->local_bytes_sent = r->c.bytes_sent;
-	v->local_bytes_recvd = r->c.bytes_recv;
-	v->remote_bytes_sent = r->srv.bytes_sent;
-	v->remote_bytes_recvd = r->srv.bytes_received;
-	v->local_bytes_xferd = (double)(r->c.bytes_sent + r->c.bytes_recv);
-	v->remote_bytes_xferd = (double)(r->srv.bytes_sent + r->srv.bytes_received);
-	v->local_send_tput = xp_np_rate(fmt, (double)r->c.bytes_sent, el);
-	v->local_recv_tput = xp_np_rate(fmt, (double)r->c.bytes_recv,
+	v->local_bytes_sent = r->local.c.bytes_sent;
+	v->local_bytes_recvd = r->local.c.bytes_received;
+	v->remote_bytes_sent = r->remote.c.bytes_sent;
+	v->remote_bytes_recvd = r->remote.c.bytes_received;
+	v->local_bytes_xferd = (double)(r->local.c.bytes_sent + r->local.c.bytes_received);
+	v->remote_bytes_xferd = (double)(r->remote.c.bytes_sent + r->remote.c.bytes_received);
+	v->local_send_tput = xp_np_rate(fmt, (double)r->local.c.bytes_sent, el);
+	v->local_recv_tput = xp_np_rate(fmt, (double)r->local.c.bytes_received,
 					xp_test(r->test)->server_sends ? lrel : el);
-	v->remote_send_tput = xp_np_rate(fmt, (double)r->srv.bytes_sent, rel);
-	v->remote_recv_tput = xp_np_rate(fmt, (double)r->srv.bytes_received, rel);
-	v->local_bytes_per_send = per((double)r->c.bytes_sent, v->local_send_calls);
-	v->local_bytes_per_recv = per((double)r->c.bytes_recv, v->local_recv_calls);
-	v->remote_bytes_per_send = per((double)r->srv.bytes_sent, v->remote_send_calls);
-	v->remote_bytes_per_recv = per((double)r->srv.bytes_received, v->remote_recv_calls);
+	v->remote_send_tput = xp_np_rate(fmt, (double)r->remote.c.bytes_sent, rel);
+	v->remote_recv_tput = xp_np_rate(fmt, (double)r->remote.c.bytes_received, rel);
+	v->local_bytes_per_send = per((double)r->local.c.bytes_sent, v->local_send_calls);
+	v->local_bytes_per_recv = per((double)r->local.c.bytes_received, v->local_recv_calls);
+	v->remote_bytes_per_send = per((double)r->remote.c.bytes_sent, v->remote_send_calls);
+	v->remote_bytes_per_recv = per((double)r->remote.c.bytes_received, v->remote_recv_calls);
 }
 
 /* Whole microseconds, as netperf's histogram keeps them; -1 if none. */
@@ -302,9 +302,9 @@ static void fill_tcp(const struct xp_np_run *run, struct xp_np_vals *v)
 	const struct xp_client_result *r = run->r;
 	int tcp = !xp_test(run->cfg->test)->udp;
 
-	v->mss = tcp && r->tcp_local.flows ? (long long)r->tcp_local.mss : -1;
-	v->local_retrans = tcp && r->tcp_local.flows ? (long long)r->tcp_local.retrans : -1;
-	v->remote_retrans = tcp && r->tcp_remote.flows ? (long long)r->tcp_remote.retrans : -1;
+	v->mss = tcp && r->local.tcp.flows ? (long long)r->local.tcp.mss : -1;
+	v->local_retrans = tcp && r->local.tcp.flows ? (long long)r->local.tcp.retrans : -1;
+	v->remote_retrans = tcp && r->remote.tcp.flows ? (long long)r->remote.tcp.retrans : -1;
 	v->local_nodelay = v->remote_nodelay = run->cfg->nodelay;
 	/* -K is not applied: the algorithm in use is the system default */
 	v->local_cong = tcp && run->env->cong ? run->env->cong : "";

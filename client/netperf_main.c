@@ -186,8 +186,8 @@ static int run_once(struct np_ctx *x, struct xp_client_result *r, struct xp_hist
 	}
 	xp_np_measure(&x->cfg, &x->env, r, &m[n]);
 	xp_hist_merge(all, r->hist);
-	sum->transactions += r->c.transactions;
-	sum->elapsed_total_s += (double)r->elapsed_ns / 1e9;
+	sum->transactions += r->local.c.transactions;
+	sum->elapsed_total_s += (double)r->local.active_ns / 1e9;
 	return 0;
 }
 

@@ -42,15 +42,15 @@ struct sides {
 static void stream_sides(const struct xp_client_result *r, struct sides *s)
 {
 	if (xp_test(r->test)->server_sends) {
-		s->sent = r->srv.bytes_sent;
-		s->sent_ns = r->srv.elapsed_ns ? r->srv.elapsed_ns : r->elapsed_ns;
-		s->recv = r->c.bytes_recv;
-		s->recv_ns = r->rx_elapsed_ns;
+		s->sent = r->remote.c.bytes_sent;
+		s->sent_ns = r->remote.elapsed_ns ? r->remote.elapsed_ns : r->local.active_ns;
+		s->recv = r->local.c.bytes_received;
+		s->recv_ns = r->local.elapsed_ns;
 	} else {
-		s->sent = r->c.bytes_sent;
-		s->sent_ns = r->elapsed_ns;
-		s->recv = r->srv.bytes_received;
-		s->recv_ns = r->srv.elapsed_ns ? r->srv.elapsed_ns : r->elapsed_ns;
+		s->sent = r->local.c.bytes_sent;
+		s->sent_ns = r->local.active_ns;
+		s->recv = r->remote.c.bytes_received;
+		s->recv_ns = r->remote.elapsed_ns ? r->remote.elapsed_ns : r->local.active_ns;
 	}
 }
 
@@ -62,10 +62,10 @@ static void sides_of(const struct xp_client_result *r, struct sides *s)
 		stream_sides(r, s);
 		return;
 	}
-	s->sent = r->c.bytes_sent;
-	s->sent_ns = r->elapsed_ns;
-	s->recv = r->srv.bytes_received;
-	s->recv_ns = r->elapsed_ns;
+	s->sent = r->local.c.bytes_sent;
+	s->sent_ns = r->local.active_ns;
+	s->recv = r->remote.c.bytes_received;
+	s->recv_ns = r->local.active_ns;
 }
 
 double xp_report_received_bps(const struct xp_client_result *r)
@@ -79,9 +79,9 @@ double xp_report_received_bps(const struct xp_client_result *r)
 static uint64_t udp_lost(const struct xp_client_result *r)
 {
 	if (is_rr(r->test))
-		return r->c.lost;
-	return r->c.dgrams_sent > r->srv.datagrams_received
-		       ? r->c.dgrams_sent - r->srv.datagrams_received : 0;
+		return r->local.c.lost;
+	return r->local.c.datagrams_sent > r->remote.c.datagrams_received
+		       ? r->local.c.datagrams_sent - r->remote.c.datagrams_received : 0;
 }
 
 static double pct(uint64_t part, uint64_t whole)
@@ -91,7 +91,7 @@ static double pct(uint64_t part, uint64_t whole)
 
 static double remote_proc_pct(const struct xp_client_result *r)
 {
-	return pct(r->srv.cpu_user_us + r->srv.cpu_sys_us, r->elapsed_ns / 1000);
+	return pct(r->remote.cpu_user_us + r->remote.cpu_sys_us, r->local.active_ns / 1000);
 }
 
 /* Service demand as netperf defines it: the host's busy CPU time during
@@ -99,14 +99,14 @@ static double remote_proc_pct(const struct xp_client_result *r)
  * = 1024 bytes received) or per transaction (RR).  -1 when unknown. */
 static double service_demand(const struct xp_client_result *r, int remote)
 {
-	uint64_t ppm = remote ? r->srv.host_busy_ppm : r->cpu.host_busy_ppm;
-	double ncpus = remote ? (double)r->srv.ncpus : (double)sysconf(_SC_NPROCESSORS_ONLN);
-	double busy_us = (double)ppm / 1e6 * ncpus * (double)r->elapsed_ns / 1e3;
+	uint64_t ppm = remote ? r->remote.host_busy_ppm : r->local.host_busy_ppm;
+	double ncpus = remote ? (double)r->remote.ncpus : (double)sysconf(_SC_NPROCESSORS_ONLN);
+	double busy_us = (double)ppm / 1e6 * ncpus * (double)r->local.active_ns / 1e3;
 	struct sides s;
 	double units;
 
 	sides_of(r, &s);
-	units = is_rr(r->test) ? (double)r->c.transactions : (double)s.recv / 1024;
+	units = is_rr(r->test) ? (double)r->local.c.transactions : (double)s.recv / 1024;
 	return units > 0 && ncpus > 0 ? busy_us / units : -1;
 }
 
@@ -141,19 +141,19 @@ static void human_stream(FILE *f, const struct xp_client_result *r)
 
 static void human_udp(FILE *f, const struct xp_client_result *r)
 {
-	uint64_t sent = r->c.dgrams_sent, lost = udp_lost(r);
+	uint64_t sent = r->local.c.datagrams_sent, lost = udp_lost(r);
 
 	if (!is_rr(r->test))
 		fprintf(f, "  datagrams sent %llu, received %llu, lost %llu (%.3f%%), "
 			"out of order %llu, duplicates %llu\n",
-			(unsigned long long)sent, (unsigned long long)r->srv.datagrams_received,
+			(unsigned long long)sent, (unsigned long long)r->remote.c.datagrams_received,
 			(unsigned long long)lost, pct(lost, sent),
-			(unsigned long long)r->srv.out_of_order,
-			(unsigned long long)r->srv.duplicates);
+			(unsigned long long)r->remote.c.out_of_order,
+			(unsigned long long)r->remote.c.duplicates);
 	else
 		fprintf(f, "  requests sent %llu, answered %llu, timed out (lost) %llu "
 			"(%.3f%%)\n", (unsigned long long)sent,
-			(unsigned long long)r->c.transactions, (unsigned long long)lost,
+			(unsigned long long)r->local.c.transactions, (unsigned long long)lost,
 			pct(lost, sent));
 }
 
@@ -173,11 +173,11 @@ static void human_latency(FILE *f, const char *what, const struct xp_opts *o,
 static void human_rr(FILE *f, const struct xp_opts *o, const struct xp_client_result *r)
 {
 	fprintf(f, "  client   %llu transactions in %.2f s = %.2f trans/s%s\n",
-		(unsigned long long)r->c.transactions, secs(r->elapsed_ns),
-		per_sec(r->c.transactions, r->elapsed_ns),
+		(unsigned long long)r->local.c.transactions, secs(r->local.active_ns),
+		per_sec(r->local.c.transactions, r->local.active_ns),
 		r->raw_hist ? " (fixed schedule)" : "");
 	fprintf(f, "  server   %llu transactions served\n",
-		(unsigned long long)r->srv.transactions);
+		(unsigned long long)r->remote.c.transactions);
 	if (r->warmup_ns)
 		fprintf(f, "  warm-up  %.2f s before, %llu transactions (counted nowhere)\n",
 			secs(r->warmup_ns), (unsigned long long)r->warm.transactions);
@@ -191,7 +191,7 @@ static void human_rr(FILE *f, const struct xp_opts *o, const struct xp_client_re
 static const char *lowat_note(const struct xp_opts *o, const struct xp_client_result *r,
 			      char *buf, size_t len)
 {
-	uint64_t n = r->c.lowat_flows + r->srv.lowat_flows;
+	uint64_t n = r->local.c.lowat_flows + r->remote.c.lowat_flows;
 
 	if (!xp_test(r->test)->bulk || is_udp(r->test))
 		return "";
@@ -214,7 +214,7 @@ void xp_report_human(FILE *f, const struct xp_opts *o, const struct xp_client_re
 	fprintf(f, "xperf %s %s to %s: %llu flow%s, %d thread%s each side, %.2f s%s\n",
 		PACKAGE_VERSION, xp_test_name(r->test), r->server,
 		(unsigned long long)o->flows, o->flows == 1 ? "" : "s", r->threads,
-		r->threads == 1 ? "" : "s", secs(r->elapsed_ns),
+		r->threads == 1 ? "" : "s", secs(r->local.active_ns),
 		r->interrupted ? " (interrupted)" : "");
 	if (is_rr(r->test))
 		fprintf(f, "  request %llu B, response %llu B%s\n", (unsigned long long)r->req,
@@ -229,36 +229,36 @@ void xp_report_human(FILE *f, const struct xp_opts *o, const struct xp_client_re
 	if (is_udp(r->test))
 		human_udp(f, r);
 	fprintf(f, "  cpu      client %.1f%% of a CPU (host %.1f%%), server %.1f%% (host "
-		"%.1f%%); worker CPUs client [%s] server [%s]\n", r->cpu.proc_percent,
-		(double)r->cpu.host_busy_ppm / 1e4, remote_proc_pct(r),
-		(double)r->srv.host_busy_ppm / 1e4, r->local_cpus, r->srv.cpus);
+		"%.1f%%); worker CPUs client [%s] server [%s]\n", xp_side_proc_percent(&r->local),
+		(double)r->local.host_busy_ppm / 1e4, remote_proc_pct(r),
+		(double)r->remote.host_busy_ppm / 1e4, r->local.cpus, r->remote.cpus);
 	fprintf(f, "  service demand client %.3f, server %.3f %s\n",
 		service_demand(r, 0), service_demand(r, 1),
 		is_rr(r->test) ? "us/transaction" : "us/KB");
 	if (xp_test(r->test)->tcp_info)
 		fprintf(f, "  tcp      retransmits client %llu, server %llu; rtt %.0f/%.0f us "
 			"(client/server mean); cwnd %llu-%llu; mss %llu\n",
-			(unsigned long long)r->tcp_local.retrans,
-			(unsigned long long)r->tcp_remote.retrans, r->tcp_local.rtt_us_mean,
-			r->tcp_remote.rtt_us_mean, (unsigned long long)r->tcp_local.cwnd_min,
-			(unsigned long long)r->tcp_local.cwnd_max,
-			(unsigned long long)r->tcp_local.mss);
+			(unsigned long long)r->local.tcp.retrans,
+			(unsigned long long)r->remote.tcp.retrans, xp_tcp_rtt_us_mean(&r->local.tcp),
+			xp_tcp_rtt_us_mean(&r->remote.tcp), (unsigned long long)r->local.tcp.cwnd_min,
+			(unsigned long long)r->local.tcp.cwnd_max,
+			(unsigned long long)r->local.tcp.mss);
 	fprintf(f, "  mode     %s%s%s%s%s; peak RSS client %.1f MiB, server %.1f MiB\n",
 		o->spin ? "spin (workers poll)" : r->direct ? "direct (one flow per worker: blocking recv)"
 		: "epoll (workers sleep)",
-		(r->offloads & XP_OFFLOAD_GSO) ? ", UDP GSO" : "",
-		(r->srv.offloads & XP_OFFLOAD_GRO) ? ", UDP GRO" : "",
+		(r->local.offloads & XP_OFFLOAD_GSO) ? ", UDP GSO" : "",
+		(r->remote.offloads & XP_OFFLOAD_GRO) ? ", UDP GRO" : "",
 		o->busy_poll ? ", SO_BUSY_POLL" : "", lowat_note(o, r, note, sizeof(note)),
-		(double)r->max_rss_kb / 1024, (double)r->srv.max_rss_kb / 1024);
+		(double)r->local.max_rss_kb / 1024, (double)r->remote.max_rss_kb / 1024);
 	if (o->zerocopy)
 		fprintf(f, "  zerocopy sends completed client %llu (copied %llu), server %llu "
-			"(copied %llu)\n", (unsigned long long)r->c.zc_completions,
-			(unsigned long long)r->c.zc_copied,
-			(unsigned long long)r->srv.zc_completions,
-			(unsigned long long)r->srv.zc_copied);
-	if (r->c.errors || r->srv.errors)
+			"(copied %llu)\n", (unsigned long long)r->local.c.zc_completions,
+			(unsigned long long)r->local.c.zc_copied,
+			(unsigned long long)r->remote.c.zc_completions,
+			(unsigned long long)r->remote.c.zc_copied);
+	if (r->local.c.errors || r->remote.c.errors)
 		fprintf(f, "  errors   client %llu, server %llu%s%s\n",
-			(unsigned long long)r->c.errors, (unsigned long long)r->srv.errors,
+			(unsigned long long)r->local.c.errors, (unsigned long long)r->remote.c.errors,
 			r->warning[0] ? "; first: " : "", r->warning);
 }
 
@@ -381,9 +381,9 @@ static void json_latency(struct xp_json *j, const char *key, const struct xp_opt
 static void json_rr(struct xp_json *j, const struct xp_opts *o, const struct xp_client_result *r)
 {
 	xp_json_obj_open(j, "rr");
-	xp_json_u64(j, "transactions", r->c.transactions);
-	xp_json_dbl(j, "transactions_per_second", per_sec(r->c.transactions, r->elapsed_ns));
-	xp_json_u64(j, "server_transactions", r->srv.transactions);
+	xp_json_u64(j, "transactions", r->local.c.transactions);
+	xp_json_dbl(j, "transactions_per_second", per_sec(r->local.c.transactions, r->local.active_ns));
+	xp_json_u64(j, "server_transactions", r->remote.c.transactions);
 	xp_json_dbl(j, "warmup_s", secs(r->warmup_ns));
 	xp_json_u64(j, "warmup_transactions", r->warm.transactions);
 	xp_json_str_val(j, "latency_kind", "round_trip");
@@ -397,41 +397,36 @@ static void json_rr(struct xp_json *j, const struct xp_opts *o, const struct xp_
 
 static void json_udp(struct xp_json *j, const struct xp_client_result *r)
 {
-	uint64_t lost = udp_lost(r), sent = r->c.dgrams_sent;
+	uint64_t lost = udp_lost(r), sent = r->local.c.datagrams_sent;
 
 	xp_json_obj_open(j, "udp");
 	xp_json_u64(j, "packets_sent", sent);
-	xp_json_u64(j, "packets_received", is_rr(r->test) ? r->c.dgrams_recv
-							       : r->srv.datagrams_received);
+	xp_json_u64(j, "packets_received", is_rr(r->test) ? r->local.c.datagrams_received
+							       : r->remote.c.datagrams_received);
 	xp_json_u64(j, "lost", lost);
 	xp_json_dbl(j, "lost_percent", pct(lost, sent));
-	xp_json_u64(j, "out_of_order", r->srv.out_of_order);
-	xp_json_u64(j, "duplicates", r->srv.duplicates);
+	xp_json_u64(j, "out_of_order", r->remote.c.out_of_order);
+	xp_json_u64(j, "duplicates", r->remote.c.duplicates);
 	xp_json_obj_close(j);
 }
 
-struct side_extra {
-	const char *cpus;
-	uint64_t user_us, sys_us, max_rss_kb;
-	uint32_t offloads;
-};
-
-static void json_side(struct xp_json *j, const char *key, const struct xp_counters *c,
-		      const struct side_extra *x)
+static void json_side(struct xp_json *j, const char *key, const struct xp_side_result *r)
 {
+	const struct xp_counters *c = &r->c;
+
 	xp_json_obj_open(j, key);
 	xp_json_u64(j, "bytes_sent", c->bytes_sent);
-	xp_json_u64(j, "bytes_received", c->bytes_recv);
-	xp_json_u64(j, "datagrams_sent", c->dgrams_sent);
-	xp_json_u64(j, "datagrams_received", c->dgrams_recv);
+	xp_json_u64(j, "bytes_received", c->bytes_received);
+	xp_json_u64(j, "datagrams_sent", c->datagrams_sent);
+	xp_json_u64(j, "datagrams_received", c->datagrams_received);
 	xp_json_u64(j, "transactions", c->transactions);
 	xp_json_u64(j, "errors", c->errors);
-	xp_json_u64(j, "cpu_user_us", x->user_us);
-	xp_json_u64(j, "cpu_system_us", x->sys_us);
-	json_cpus(j, "worker_cpus", x->cpus);
-	xp_json_u64(j, "max_rss_kb", x->max_rss_kb);
-	xp_json_bool(j, "udp_gso", (x->offloads & XP_OFFLOAD_GSO) != 0);
-	xp_json_bool(j, "udp_gro", (x->offloads & XP_OFFLOAD_GRO) != 0);
+	xp_json_u64(j, "cpu_user_us", r->cpu_user_us);
+	xp_json_u64(j, "cpu_system_us", r->cpu_sys_us);
+	json_cpus(j, "worker_cpus", r->cpus);
+	xp_json_u64(j, "max_rss_kb", r->max_rss_kb);
+	xp_json_bool(j, "udp_gso", (r->offloads & XP_OFFLOAD_GSO) != 0);
+	xp_json_bool(j, "udp_gro", (r->offloads & XP_OFFLOAD_GRO) != 0);
 	xp_json_u64(j, "rcvlowat_flows", c->lowat_flows);
 	xp_json_obj_open(j, "zerocopy");
 	xp_json_u64(j, "completions", c->zc_completions);
@@ -445,8 +440,8 @@ static void json_tcp_totals(struct xp_json *j, const char *key, const struct xp_
 	xp_json_obj_open(j, key);
 	xp_json_u64(j, "flows", t->flows);
 	xp_json_u64(j, "retransmits", t->retrans);
-	xp_json_dbl(j, "rtt_us_mean", t->rtt_us_mean);
-	xp_json_dbl(j, "rttvar_us_mean", t->rttvar_us_mean);
+	xp_json_dbl(j, "rtt_us_mean", xp_tcp_rtt_us_mean(t));
+	xp_json_dbl(j, "rttvar_us_mean", xp_tcp_rttvar_us_mean(t));
 	xp_json_u64(j, "rtt_us_max", t->rtt_us_max);
 	xp_json_u64(j, "cwnd_min_segments", t->cwnd_min);
 	xp_json_u64(j, "cwnd_max_segments", t->cwnd_max);
@@ -463,7 +458,7 @@ static void json_tcp_flows(struct xp_json *j, const struct xp_tcp_flow *fl, uint
 		const struct xp_tcp_flow *f = &fl[i];
 
 		xp_json_obj_open(j, NULL);
-		xp_json_u64(j, "flow", f->idx);
+		xp_json_u64(j, "flow", f->flow);
 		xp_json_u64(j, "retransmits", f->retrans);
 		xp_json_u64(j, "rtt_us", f->rtt_us);
 		xp_json_u64(j, "rttvar_us", f->rttvar_us);
@@ -478,10 +473,10 @@ static void json_tcp_flows(struct xp_json *j, const struct xp_tcp_flow *fl, uint
 static void json_tcp(struct xp_json *j, const struct xp_client_result *r)
 {
 	xp_json_obj_open(j, "tcp_info");
-	json_tcp_totals(j, "local", &r->tcp_local);
+	json_tcp_totals(j, "local", &r->local.tcp);
 	json_tcp_flows(j, r->tcp_flows, r->ntcp_flows);
 	xp_json_obj_close(j);
-	json_tcp_totals(j, "remote", &r->tcp_remote);
+	json_tcp_totals(j, "remote", &r->remote.tcp);
 	json_tcp_flows(j, r->tcp_remote_flows, r->ntcp_remote_flows);
 	xp_json_obj_close(j);
 	xp_json_obj_close(j);
@@ -503,7 +498,6 @@ void xp_report_json_end(struct xp_json *j, const struct xp_opts *o,
 			const struct xp_client_result *r, const struct xp_slo *slo,
 			const char *key)
 {
-	struct xp_counters sc = { 0 };
 	struct sides s;
 
 	xp_json_obj_open(j, key);
@@ -517,9 +511,9 @@ void xp_report_json_end(struct xp_json *j, const struct xp_opts *o,
 	if (!is_udp(r->test))
 		json_tcp(j, r);
 	xp_json_obj_open(j, "cpu_utilization_percent");
-	xp_json_dbl(j, "host_total", (double)r->cpu.host_busy_ppm / 1e4);
-	xp_json_dbl(j, "remote_total", (double)r->srv.host_busy_ppm / 1e4);
-	xp_json_dbl(j, "local_process", r->cpu.proc_percent);
+	xp_json_dbl(j, "host_total", (double)r->local.host_busy_ppm / 1e4);
+	xp_json_dbl(j, "remote_total", (double)r->remote.host_busy_ppm / 1e4);
+	xp_json_dbl(j, "local_process", xp_side_proc_percent(&r->local));
 	xp_json_dbl(j, "remote_process", remote_proc_pct(r));
 	xp_json_obj_close(j);
 	xp_json_obj_open(j, "service_demand");
@@ -528,22 +522,8 @@ void xp_report_json_end(struct xp_json *j, const struct xp_opts *o,
 	xp_json_dbl(j, is_rr(r->test) ? "remote_us_per_transaction" : "remote_us_per_kb",
 		    service_demand(r, 1));
 	xp_json_obj_close(j);
-	struct side_extra cx = { r->local_cpus, r->cpu.user_us, r->cpu.sys_us,
-				 r->max_rss_kb, r->offloads };
-	struct side_extra sx = { r->srv.cpus, r->srv.cpu_user_us, r->srv.cpu_sys_us,
-				 r->srv.max_rss_kb, (uint32_t)r->srv.offloads };
-
-	json_side(j, "client", &r->c, &cx);
-	sc.bytes_sent = r->srv.bytes_sent;
-	sc.bytes_recv = r->srv.bytes_received;
-	sc.dgrams_sent = r->srv.datagrams_sent;
-	sc.dgrams_recv = r->srv.datagrams_received;
-	sc.transactions = r->srv.transactions;
-	sc.errors = r->srv.errors;
-	sc.zc_completions = r->srv.zc_completions;
-	sc.zc_copied = r->srv.zc_copied;
-	sc.lowat_flows = r->srv.lowat_flows;
-	json_side(j, "server", &sc, &sx);
+	json_side(j, "client", &r->local);
+	json_side(j, "server", &r->remote);
 	if (slo && slo->n)
 		xp_json_slo(j, slo, r);
 	xp_json_str_val(j, "worker_mode", r->direct ? "direct" : o->spin ? "spin" : "epoll");

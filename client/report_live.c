@@ -81,7 +81,7 @@ void xp_json_interval(struct xp_json *j, const char *key, const struct xp_interv
 	xp_json_dbl(j, "p50_us", iv->p50_us);
 	xp_json_dbl(j, "p99_us", iv->p99_us);
 	xp_json_u64(j, "retransmits", iv->retrans);
-	xp_json_u64(j, "packets_sent", iv->dgrams_sent);
+	xp_json_u64(j, "packets_sent", iv->datagrams_sent);
 	xp_json_u64(j, "packets_lost", iv->lost);
 	xp_json_obj_close(j);
 	xp_json_obj_close(j);

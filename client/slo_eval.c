@@ -28,12 +28,12 @@ int xp_slo_available(const struct xp_slo_bound *b, int test)
 
 static double loss_pct(const struct xp_client_result *r)
 {
-	uint64_t sent = r->c.dgrams_sent, lost;
+	uint64_t sent = r->local.c.datagrams_sent, lost;
 
 	if (xp_test(r->test)->rr)
-		lost = r->c.lost;
+		lost = r->local.c.lost;
 	else
-		lost = sent > r->srv.datagrams_received ? sent - r->srv.datagrams_received : 0;
+		lost = sent > r->remote.c.datagrams_received ? sent - r->remote.c.datagrams_received : 0;
 	return sent ? 100.0 * (double)lost / (double)sent : 0;
 }
 
@@ -63,13 +63,13 @@ int xp_slo_value(const struct xp_slo_bound *b, const struct xp_client_result *r,
 			return -1;
 		*v = latency_us(b, r->hist);
 	} else if (b->metric == XP_SLO_RATE) {
-		*v = r->elapsed_ns ? (double)r->c.transactions * 1e9 / (double)r->elapsed_ns : 0;
+		*v = r->local.active_ns ? (double)r->local.c.transactions * 1e9 / (double)r->local.active_ns : 0;
 	} else if (b->metric == XP_SLO_THROUGHPUT) {
 		*v = xp_report_received_bps(r);
 	} else if (b->metric == XP_SLO_LOSS) {
 		*v = loss_pct(r);
 	} else {
-		*v = (double)(r->tcp_local.retrans + r->tcp_remote.retrans);
+		*v = (double)(r->local.tcp.retrans + r->remote.tcp.retrans);
 	}
 	return 0;
 }

@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <string.h>
 #include <sys/resource.h>
 
@@ -86,17 +87,17 @@ void xp_cpu_snap(struct xp_cpu_snap *s)
 	s->wall_ns = xp_now_ns();
 }
 
-void xp_cpu_use(const struct xp_cpu_snap *a, const struct xp_cpu_snap *b,
-		struct xp_cpu_use *u)
+void xp_cpu_fill(struct xp_side_result *r, const struct xp_cpu_snap *a,
+		 const struct xp_cpu_snap *b)
 {
 	uint64_t total = b->host_total - a->host_total;
-	uint64_t wall_us = (b->wall_ns - a->wall_ns) / 1000;
 
-	u->user_us = b->proc_user_us - a->proc_user_us;
-	u->sys_us = b->proc_sys_us - a->proc_sys_us;
-	u->host_busy_ppm = total ? (b->host_busy - a->host_busy) * 1000000u / total : 0;
-	u->proc_percent = wall_us ? 100.0 * (double)(u->user_us + u->sys_us) /
-					    (double)wall_us : 0.0;
+	r->cpu_user_us = b->proc_user_us - a->proc_user_us;
+	r->cpu_sys_us = b->proc_sys_us - a->proc_sys_us;
+	r->host_busy_ppm = total ? (b->host_busy - a->host_busy) * 1000000u / total : 0;
+	r->cpu_wall_us = (b->wall_ns - a->wall_ns) / 1000;
+	r->max_rss_kb = xp_max_rss_kb();
+	r->ncpus = (uint64_t)sysconf(_SC_NPROCESSORS_ONLN);
 }
 
 uint64_t xp_max_rss_kb(void)

@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include "common/err.h"
+#include "proto/result.h"
 
 /* CPUs this process may run on, ascending.  Returns count (>= 1). */
 int xp_cpu_allowed(int *cpus, int cap);
@@ -20,13 +21,10 @@ struct xp_cpu_snap {
 };
 void xp_cpu_snap(struct xp_cpu_snap *s);
 
-struct xp_cpu_use {
-	uint64_t user_us, sys_us;   /* this process between the snapshots */
-	uint64_t host_busy_ppm;     /* host-wide busy share, parts per million */
-	double proc_percent;        /* process CPU time / wall time (x100) */
-};
-void xp_cpu_use(const struct xp_cpu_snap *a, const struct xp_cpu_snap *b,
-		struct xp_cpu_use *u);
+/* The process's CPU time and the host's busy share between a and b, the
+ * wall time between them, the peak memory and the CPUs online, into r. */
+void xp_cpu_fill(struct xp_side_result *r, const struct xp_cpu_snap *a,
+		 const struct xp_cpu_snap *b);
 
 /* Peak resident memory of this process (VmHWM), KiB; 0 if unknown. */
 uint64_t xp_max_rss_kb(void);

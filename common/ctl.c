@@ -53,6 +53,19 @@ int xp_ctl_recv(int fd, struct xp_msg *m, int timeout_ms, const char *peer,
 	return 0;
 }
 
+int xp_ctl_expect(int fd, struct xp_msg *m, int type, int timeout_ms, const char *peer,
+		  struct xp_err *err)
+{
+	if (xp_ctl_recv(fd, m, timeout_ms, peer, err))
+		return -1;
+	if (m->type == XP_MSG_ERROR)
+		return xp_err_set(err, "%s: %s", peer, m->u.error.text);
+	if (m->type != type)
+		return xp_err_set(err, "%s: expected %s, got %s", peer,
+				  xp_msg_type_name((uint16_t)type), xp_msg_type_name(m->type));
+	return 0;
+}
+
 void xp_ctl_send_error(int fd, int code, const char *text)
 {
 	struct xp_msg m;

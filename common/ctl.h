@@ -19,4 +19,9 @@ int xp_ctl_recv(int fd, struct xp_msg *m, int timeout_ms, const char *peer,
 /* Send an XP_MSG_ERROR carrying text (best effort, short timeout). */
 void xp_ctl_send_error(int fd, int code, const char *text);
 
+/* Receive a message that must be of `type`: the peer's ERROR and any
+ * other type are errors naming `peer` ("server 10.0.0.2:5310: ..."). */
+int xp_ctl_expect(int fd, struct xp_msg *m, int type, int timeout_ms, const char *peer,
+		  struct xp_err *err);
+
 #endif

@@ -7,8 +7,10 @@
 
 #include <stddef.h>
 
+#define XP_ERR_MAX 320 /* an error or warning line, with its NUL */
+
 struct xp_err {
-	char msg[320];
+	char msg[XP_ERR_MAX];
 };
 
 /* Format msg into err (if err is not NULL); always returns -1. */

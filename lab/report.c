@@ -27,7 +27,7 @@ static double received_gbps(const struct xp_client_result *r)
 void xp_lab_row_fill(struct xp_lab_row *row, const struct xp_client_result *r,
 		     int multi)
 {
-	row->errors += r->c.errors + r->srv.errors;
+	row->errors += r->local.c.errors + r->remote.c.errors;
 	if (row->stream) {
 		if (multi)
 			row->gbps_multi = received_gbps(r);
@@ -35,8 +35,8 @@ void xp_lab_row_fill(struct xp_lab_row *row, const struct xp_client_result *r,
 			row->gbps1 = received_gbps(r);
 		return;
 	}
-	row->transactions = r->c.transactions;
-	row->tps = per_sec(r->c.transactions, r->elapsed_ns);
+	row->transactions = r->local.c.transactions;
+	row->tps = per_sec(r->local.c.transactions, r->local.active_ns);
 	row->p50_us = xp_hist_percentile(r->hist, 50) / 1e3;
 	row->p99_us = xp_hist_percentile(r->hist, 99) / 1e3;
 }

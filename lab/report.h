@@ -39,7 +39,7 @@ struct xp_lab_report {
 	struct xp_lab_row row[XP_LAB_ROWS_MAX];
 	int n;
 	int interrupted;
-	char teardown_error[320];  /* "" unless removing something failed */
+	char teardown_error[XP_ERR_MAX];  /* "" unless removing something failed */
 };
 
 /* Fill a row's columns from a finished test. multi: this was the

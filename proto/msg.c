@@ -70,37 +70,21 @@ static const struct field_desc stop_fields[] = {
 	U64(1, stop.datagrams_sent),
 };
 
+/* The RESULT message is a struct xp_side_result: one field per row of
+ * proto/result.def, then its two strings. */
+#define XP_RESULT(g, f, tag, merge) U64(tag, result.XP_PATH_##g f),
+#define XP_PATH_C c.
+#define XP_PATH_TCP tcp.
+#define XP_PATH_SIDE
 static const struct field_desc result_fields[] = {
-	U64(1, result.elapsed_ns),
-	U64(2, result.bytes_sent),
-	U64(3, result.bytes_received),
-	U64(4, result.datagrams_sent),
-	U64(5, result.datagrams_received),
-	U64(6, result.out_of_order),
-	U64(7, result.duplicates),
-	U64(8, result.transactions),
-	U64(9, result.errors),
-	U64(10, result.cpu_user_us),
-	U64(11, result.cpu_sys_us),
-	U64(12, result.host_busy_ppm),
+#include "proto/result.def"
 	STR(13, result.cpus),
-	U64(14, result.max_rss_kb),
-	U64(15, result.zc_completions),
-	U64(16, result.zc_copied),
-	U64(17, result.offloads),
-	U64(18, result.tcp_flows),
-	U64(19, result.tcp_retrans),
-	U64(20, result.tcp_rtt_ns_mean),
-	U64(21, result.tcp_rttvar_ns_mean),
-	U64(22, result.tcp_rtt_us_max),
-	U64(23, result.tcp_cwnd_min),
-	U64(24, result.tcp_cwnd_max),
-	U64(25, result.tcp_mss),
-	U64(26, result.tcp_delivery_rate_bps),
 	STR(27, result.warning),
-	U64(28, result.ncpus),
-	U64(29, result.lowat_flows),
 };
+#undef XP_RESULT
+#undef XP_PATH_C
+#undef XP_PATH_TCP
+#undef XP_PATH_SIDE
 
 static const struct field_desc tcpinfo_fields[] = {
 	U64(1, tcpinfo.flow),
@@ -132,8 +116,8 @@ static const struct msg_desc msg_descs[] = {
 };
 
 /* The duplicate-tag check keeps one bit per table row. */
-_Static_assert(sizeof(result_fields) / sizeof(result_fields[0]) <= 32,
-	       "seen mask in decode_body is 32 bits");
+_Static_assert(sizeof(result_fields) / sizeof(result_fields[0]) <= 64,
+	       "seen mask in decode_body is 64 bits");
 
 static const struct msg_desc *desc_of(uint16_t type)
 {
@@ -317,13 +301,13 @@ static int check_fits(const struct msg_desc *d, const uint8_t *p,
 static int decode_body(const struct msg_desc *d, const uint8_t *body,
 		       size_t len, struct xp_msg *m, struct xp_why *why)
 {
-	uint32_t seen = 0;
+	uint64_t seen = 0;
 	size_t pos = 0;
 
 	while (pos < len) {
 		const uint8_t *p = body + pos;
 		const struct field_desc *f;
-		uint32_t bit;
+		uint64_t bit;
 
 		if (check_fits(d, p, len - pos, why) < 0)
 			return -1;
@@ -331,7 +315,7 @@ static int decode_body(const struct msg_desc *d, const uint8_t *body,
 		f = find_field(d, xp_get16(p));
 		if (!f)
 			continue; /* unknown tag: a newer peer's field */
-		bit = 1u << (f - d->fields);
+		bit = 1ull << (f - d->fields);
 		if (seen & bit)
 			return why_set(why,
 					  "control message: %s field %u (%s) "

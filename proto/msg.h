@@ -16,11 +16,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "proto/result.h"
+
 #define XP_MSG_MAGIC 0x58504354u /* "XPCT" */
 #define XP_PROTO_VERSION 1
 #define XP_MSG_HDR_LEN 12
 #define XP_MSG_BODY_MAX 16384 /* checked before anything is read */
-#define XP_MSG_STR_MAX 256    /* strings longer are rejected */
+#define XP_MSG_STR_MAX XP_RESULT_STR_MAX /* strings longer are rejected */
 
 enum xp_msg_type {
 	XP_MSG_SETUP = 1,    /* client -> server: test parameters */
@@ -68,41 +70,6 @@ struct xp_msg_stop {
 	uint64_t datagrams_sent; /* UDP: what the client sent, for loss */
 };
 
-struct xp_msg_result {
-	uint64_t elapsed_ns;     /* server: GO to last flow finished */
-	uint64_t bytes_sent;
-	uint64_t bytes_received;
-	uint64_t datagrams_sent;
-	uint64_t datagrams_received; /* unique, duplicates excluded */
-	uint64_t out_of_order;
-	uint64_t duplicates;
-	uint64_t transactions;   /* RR/CRR: responses sent */
-	uint64_t errors;         /* recoverable socket errors counted */
-	uint64_t cpu_user_us;    /* server process CPU during the test */
-	uint64_t cpu_sys_us;
-	uint64_t host_busy_ppm;  /* host-wide CPU busy, parts per million */
-	char cpus[XP_MSG_STR_MAX + 1]; /* CPU each worker last ran on */
-	uint64_t max_rss_kb;     /* server process peak resident memory */
-	uint64_t zc_completions; /* MSG_ZEROCOPY sends completed */
-	uint64_t zc_copied;      /* ... of which the kernel copied anyway */
-	uint64_t offloads;       /* XP_OFFLOAD_* the server's workers used */
-	/* TCP_INFO totals over the server's TCP flows */
-	uint64_t tcp_flows, tcp_retrans;
-	uint64_t tcp_rtt_ns_mean, tcp_rttvar_ns_mean, tcp_rtt_us_max;
-	uint64_t tcp_cwnd_min, tcp_cwnd_max, tcp_mss, tcp_delivery_rate_bps;
-	char warning[XP_MSG_STR_MAX + 1]; /* first recoverable error a worker saw */
-	uint64_t ncpus;          /* CPUs online at the server (service demand) */
-	uint64_t lowat_flows;    /* server receivers given SO_RCVLOWAT */
-};
-
-#define XP_OFFLOAD_GRO 1u
-#define XP_OFFLOAD_GSO 2u
-
-/* TCP_INFO of one of the server's TCP flows, read just before it closed. */
-struct xp_msg_tcpinfo {
-	uint64_t flow, retrans, rtt_us, rttvar_us, cwnd, mss, delivery_rate_bps;
-};
-
 struct xp_msg_error {
 	uint64_t code;
 	char text[XP_MSG_STR_MAX + 1];
@@ -115,9 +82,9 @@ struct xp_msg {
 		struct xp_msg_setup setup;
 		struct xp_msg_setup_ok setup_ok;
 		struct xp_msg_stop stop;
-		struct xp_msg_result result;
+		struct xp_side_result result; /* proto/result.h */
 		struct xp_msg_error error;
-		struct xp_msg_tcpinfo tcpinfo;
+		struct xp_tcp_flow tcpinfo;   /* one TCP flow's TCP_INFO */
 	} u;              /* READY and GO have empty bodies */
 };
 

@@ -204,7 +204,7 @@ static int route(struct xp_server *s, int fd, uint64_t cookie, uint32_t idx,
 			return -1; /* repeated flow: ignore */
 		ss->seen[idx / 8] |= (uint8_t)(1u << (idx % 8));
 	}
-	if (xp_worker_mail(&ss->workers[idx % (uint32_t)ss->nworkers], fd, idx)) {
+	if (xp_worker_mail(&ss->group.w[idx % (uint32_t)ss->group.n], fd, idx)) {
 		xp_log(s->cfg.log, "%s: worker mailbox full, connection closed", peer);
 		return -1;
 	}

@@ -24,19 +24,6 @@ static int idle_ms(const struct xp_session *s)
 	return (int)(s->cfg->idle_timeout_ns / XP_NS_PER_MS);
 }
 
-static int recv_expect(struct xp_session *s, struct xp_msg *m, int type,
-		       int timeout_ms, struct xp_err *err)
-{
-	if (xp_ctl_recv(s->ctl_fd, m, timeout_ms, "client", err))
-		return -1;
-	if (m->type == XP_MSG_ERROR)
-		return xp_err_set(err, "client reported: %s", m->u.error.text);
-	if (m->type != type)
-		return xp_err_set(err, "expected %s, got %s", xp_msg_type_name((uint16_t)type),
-				  xp_msg_type_name(m->type));
-	return 0;
-}
-
 static int check_sizes(const struct xp_session *s, const struct xp_msg_setup *p,
 		       struct xp_err *err)
 {
@@ -92,19 +79,6 @@ static int check_setup(const struct xp_session *s, const struct xp_msg_setup *p,
 	return check_sizes(s, p, err);
 }
 
-static int worker_cpus(const struct xp_session *s, int *cpus, struct xp_err *err)
-{
-	const char *list = s->setup.cpus[0] ? s->setup.cpus : s->cfg->cpus;
-	int n;
-
-	if (!list)
-		return xp_cpu_allowed(cpus, XP_CPUS_MAX);
-	n = xp_parse_cpus(list, cpus, XP_CPUS_MAX, "remote CPUs", err);
-	if (n < 0 || xp_cpu_check(cpus, n, "remote CPUs", err))
-		return -1;
-	return n;
-}
-
 static void fill_run(struct xp_session *s)
 {
 	const struct xp_msg_setup *p = &s->setup;
@@ -135,39 +109,13 @@ static void fill_run(struct xp_session *s)
 
 static int make_workers(struct xp_session *s, struct xp_err *err)
 {
-	int cpus[XP_CPUS_MAX], ncpus, i;
+	const char *cpus = s->setup.cpus[0] ? s->setup.cpus : s->cfg->cpus;
 
-	ncpus = worker_cpus(s, cpus, err);
-	if (ncpus < 0)
-		return -1;
 	fill_run(s);
-	s->workers = calloc(s->setup.threads, sizeof(*s->workers));
-	if (!s->workers)
-		return xp_err_set(err, "out of memory for %llu workers",
-				  (unsigned long long)s->setup.threads);
-	for (i = 0; i < (int)s->setup.threads; i++) {
-		s->nworkers = i + 1;
-		if (xp_worker_init(&s->workers[i], i, cpus[i % ncpus], &s->run, err) ||
-		    xp_worker_start(&s->workers[i], err))
-			return -1;
-	}
-	return 0;
-}
-
-static void all_workers(struct xp_session *s, int cmd)
-{
-	int i;
-
-	for (i = 0; i < s->nworkers; i++)
-		xp_worker_cmd(&s->workers[i], cmd);
-}
-
-static void join_workers(struct xp_session *s)
-{
-	int i;
-
-	for (i = 0; i < s->nworkers; i++)
-		xp_worker_join(&s->workers[i]);
+	if (xp_group_create(&s->group, &s->run, (int)s->setup.threads, cpus, "remote CPUs",
+			    err))
+		return -1;
+	return xp_group_start(&s->group, err);
 }
 
 static int wait_registered(struct xp_session *s, struct xp_err *err)
@@ -185,74 +133,11 @@ static int wait_registered(struct xp_session *s, struct xp_err *err)
 	return 0;
 }
 
-static void cpu_list(const struct xp_session *s, int ran, char *buf, size_t len)
-{
-	size_t off = 0;
-	int i;
-
-	buf[0] = 0;
-	for (i = 0; i < s->nworkers && off + 8 < len; i++)
-		off += (size_t)snprintf(buf + off, len - off, "%s%d", i ? "," : "",
-					ran ? s->workers[i].ran_cpu : s->workers[i].cpu);
-}
-
-static void fill_tcp(const struct xp_session *s, struct xp_msg_result *r)
-{
-	struct xp_tcp_totals t = { 0 };
-	int i;
-
-	for (i = 0; i < s->nworkers; i++)
-		xp_tcp_totals_merge(&t, &s->workers[i].tcp);
-	r->tcp_flows = t.flows;
-	r->tcp_retrans = t.retrans;
-	r->tcp_rtt_ns_mean = (uint64_t)(t.rtt_us_mean * 1000);
-	r->tcp_rttvar_ns_mean = (uint64_t)(t.rttvar_us_mean * 1000);
-	r->tcp_rtt_us_max = t.rtt_us_max;
-	r->tcp_cwnd_min = t.cwnd_min;
-	r->tcp_cwnd_max = t.cwnd_max;
-	r->tcp_mss = t.mss;
-	r->tcp_delivery_rate_bps = t.delivery_rate_bps;
-}
-
 static void fill_result(struct xp_session *s, const struct xp_cpu_snap *a,
-			const struct xp_cpu_snap *b, struct xp_msg_result *r)
+			const struct xp_cpu_snap *b, struct xp_side_result *r)
 {
-	struct xp_cpu_use u;
-	uint64_t t_go = 0, t_end = 0;
-	int i;
-
-	for (i = 0; i < s->nworkers; i++) {
-		const struct xp_worker *w = &s->workers[i];
-
-		r->bytes_sent += w->c.bytes_sent;
-		r->bytes_received += w->c.bytes_recv;
-		r->datagrams_sent += w->c.dgrams_sent;
-		r->datagrams_received += w->c.dgrams_recv;
-		r->out_of_order += w->c.out_of_order;
-		r->duplicates += w->c.duplicates;
-		r->transactions += w->c.transactions;
-		r->errors += w->c.errors;
-		r->zc_completions += w->c.zc_completions;
-		r->zc_copied += w->c.zc_copied;
-		r->lowat_flows += w->c.lowat_flows;
-		r->offloads |= w->offloads;
-		if (!r->warning[0] && w->errmsg[0])
-			snprintf(r->warning, sizeof(r->warning), "%.*s",
-				 (int)sizeof(r->warning) - 1, w->errmsg);
-		if (w->t_go && (!t_go || w->t_go < t_go))
-			t_go = w->t_go;
-		if (w->t_end > t_end)
-			t_end = w->t_end;
-	}
-	r->elapsed_ns = t_end > t_go ? t_end - t_go : 0;
-	fill_tcp(s, r);
-	r->max_rss_kb = xp_max_rss_kb();
-	r->ncpus = (uint64_t)sysconf(_SC_NPROCESSORS_ONLN);
-	xp_cpu_use(a, b, &u);
-	r->cpu_user_us = u.user_us;
-	r->cpu_sys_us = u.sys_us;
-	r->host_busy_ppm = u.host_busy_ppm;
-	cpu_list(s, 1, r->cpus, sizeof(r->cpus));
+	xp_group_sum(&s->group, r);
+	xp_cpu_fill(r, a, b);
 }
 
 static int send_msg(struct xp_session *s, struct xp_msg *m, struct xp_err *err)
@@ -267,19 +152,11 @@ static int send_tcpinfo(struct xp_session *s, struct xp_err *err)
 	uint32_t k;
 	int i;
 
-	for (i = 0; i < s->nworkers; i++) {
-		for (k = 0; k < s->workers[i].ntcpi; k++) {
-			const struct xp_tcp_flow *t = &s->workers[i].tcpi[k];
-
+	for (i = 0; i < s->group.n; i++) {
+		for (k = 0; k < s->group.w[i].ntcpi; k++) {
 			memset(&m, 0, sizeof(m));
 			m.type = XP_MSG_TCPINFO;
-			m.u.tcpinfo.flow = t->idx;
-			m.u.tcpinfo.retrans = t->retrans;
-			m.u.tcpinfo.rtt_us = t->rtt_us;
-			m.u.tcpinfo.rttvar_us = t->rttvar_us;
-			m.u.tcpinfo.cwnd = t->cwnd;
-			m.u.tcpinfo.mss = t->mss;
-			m.u.tcpinfo.delivery_rate_bps = t->delivery_rate_bps;
+			m.u.tcpinfo = s->group.w[i].tcpi[k];
 			if (send_msg(s, &m, err))
 				return -1;
 		}
@@ -292,7 +169,7 @@ static int setup(struct xp_session *s, struct xp_err *err)
 {
 	struct xp_msg m;
 
-	if (recv_expect(s, &m, XP_MSG_SETUP, idle_ms(s), err))
+	if (xp_ctl_expect(s->ctl_fd, &m, XP_MSG_SETUP, idle_ms(s), "client", err))
 		return -1;
 	s->setup = m.u.setup;
 	if (check_setup(s, &s->setup, err) || make_workers(s, err))
@@ -301,9 +178,9 @@ static int setup(struct xp_session *s, struct xp_err *err)
 	memset(&m, 0, sizeof(m));
 	m.type = XP_MSG_SETUP_OK;
 	m.u.setup_ok.cookie = s->cookie;
-	m.u.setup_ok.threads = (uint64_t)s->nworkers;
-	cpu_list(s, 0, m.u.setup_ok.cpus, sizeof(m.u.setup_ok.cpus));
-	if (send_msg(s, &m, err) || recv_expect(s, &m, XP_MSG_READY, idle_ms(s), err))
+	m.u.setup_ok.threads = (uint64_t)s->group.n;
+	xp_group_cpus(&s->group, 0, m.u.setup_ok.cpus, sizeof(m.u.setup_ok.cpus));
+	if (send_msg(s, &m, err) || xp_ctl_expect(s->ctl_fd, &m, XP_MSG_READY, idle_ms(s), "client", err))
 		return -1;
 	return wait_registered(s, err) ? -2 : 0;
 }
@@ -317,16 +194,16 @@ static int run(struct xp_session *s, struct xp_err *err)
 	if (rc)
 		return rc;
 	xp_cpu_snap(&a);
-	all_workers(s, XP_CMD_GO);
+	xp_group_cmd(&s->group, XP_CMD_GO);
 	memset(&m, 0, sizeof(m));
 	m.type = XP_MSG_GO;
 	if (send_msg(s, &m, err))
 		return -1;
 	wait_ms = (int)s->setup.duration_ms + STOP_GRACE_MS;
-	if (recv_expect(s, &m, XP_MSG_STOP, wait_ms, err))
+	if (xp_ctl_expect(s->ctl_fd, &m, XP_MSG_STOP, wait_ms, "client", err))
 		return -1;
-	all_workers(s, XP_CMD_STOP);
-	join_workers(s);
+	xp_group_cmd(&s->group, XP_CMD_STOP);
+	xp_group_join(&s->group);
 	xp_cpu_snap(&b);
 	if (send_tcpinfo(s, err))
 		return -1;
@@ -342,8 +219,8 @@ static int run(struct xp_session *s, struct xp_err *err)
 		xp_log(s->cfg->log, "%s: %s done: %llu flows, %llu bytes received, "
 		       "%llu transactions", s->peer, xp_test_name(s->run.test),
 		       (unsigned long long)s->setup.flows,
-		       (unsigned long long)m.u.result.bytes_received,
-		       (unsigned long long)m.u.result.transactions);
+		       (unsigned long long)m.u.result.c.bytes_received,
+		       (unsigned long long)m.u.result.c.transactions);
 	return 0;
 }
 
@@ -358,9 +235,9 @@ static void *session_main(void *arg)
 		/* best effort: a client still listening learns why */
 		xp_ctl_send_error(s->ctl_fd, rc == -2 ? 2 : 1, err.msg);
 		xp_log(s->cfg->log, "%s: %s; test abandoned", s->peer, err.msg);
-		all_workers(s, XP_CMD_ABORT);
+		xp_group_cmd(&s->group, XP_CMD_ABORT);
 	}
-	join_workers(s);
+	xp_group_join(&s->group);
 	if (write(s->done_fd, &s, sizeof(s)) != (ssize_t)sizeof(s))
 		xp_log(s->cfg->log, "%s: internal: cannot signal session end", s->peer);
 	return NULL;
@@ -382,12 +259,8 @@ void xp_session_abort(struct xp_session *s)
 
 void xp_session_destroy(struct xp_session *s)
 {
-	int i;
-
 	pthread_join(s->thr, NULL);
-	for (i = 0; i < s->nworkers; i++)
-		xp_worker_destroy(&s->workers[i]);
-	free(s->workers);
+	xp_group_destroy(&s->group);
 	free(s->seen);
 	close(s->ctl_fd);
 	free(s);

@@ -11,7 +11,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
-#include "common/engine/worker.h"
+#include "common/engine/group.h"
 #include "proto/msg.h"
 #include "server/server.h"
 
@@ -25,8 +25,7 @@ struct xp_session {
 	_Atomic int ready;
 	struct xp_msg_setup setup;
 	struct xp_run run;
-	struct xp_worker *workers;
-	int nworkers;
+	struct xp_group group; /* the test's workers on this side */
 	uint8_t *seen; /* accept loop only: persistent flows already routed */
 	int ok;        /* the test completed and RESULT was sent */
 };

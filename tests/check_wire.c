@@ -99,19 +99,23 @@ static void fill_setup(struct xp_msg_setup *s)
 	fill_str(s->cpus, XP_MSG_STR_MAX, 1);
 }
 
-static void fill_result(struct xp_msg_result *r)
+/* Every number of the side result (proto/result.def), each distinct. */
+static void fill_result(struct xp_side_result *r)
 {
 	uint64_t *v[] = {
-		&r->elapsed_ns,	   &r->bytes_sent,	   &r->bytes_received,
-		&r->datagrams_sent, &r->datagrams_received, &r->out_of_order,
-		&r->duplicates,	   &r->transactions,	   &r->errors,
-		&r->cpu_user_us,   &r->cpu_sys_us,	   &r->host_busy_ppm,
+#define XP_RESULT(g, f, tag, merge) &r->XP_PATH_##g f,
+#define XP_PATH_C c.
+#define XP_PATH_TCP tcp.
+#define XP_PATH_SIDE
+#include "proto/result.def"
+#undef XP_RESULT
 	};
 
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
 		*v[i] = 0x0f0e0d0c0b0a0900ull + i * 0x0101010101010101ull;
-	r->bytes_sent = UINT64_MAX;
+	r->c.bytes_sent = UINT64_MAX;
 	fill_str(r->cpus, XP_MSG_STR_MAX, 5);
+	fill_str(r->warning, XP_MSG_STR_MAX, 6);
 }
 
 /* Every field set to a distinctive value, strings at maximum length. */

@@ -70,7 +70,7 @@ static void cli_wait_rsp(struct xp_flow *f, uint32_t events)
 	n = recv(f->fd, w->buf, left < w->buflen ? left : w->buflen, MSG_DONTWAIT);
 	if (n > 0) {
 		f->rxoff += (uint64_t)n;
-		w->c.bytes_recv += (uint64_t)n;
+		w->c.bytes_received += (uint64_t)n;
 		if (f->rxoff < rsp)
 			return;
 		w->now = xp_now_ns();
@@ -210,7 +210,7 @@ static void srv_io(struct xp_flow *f, uint32_t events)
 		n = recv(f->fd, w->buf, w->buflen, MSG_DONTWAIT);
 		if (n > 0) {
 			f->rxoff += (uint64_t)n;
-			w->c.bytes_recv += (uint64_t)n;
+			w->c.bytes_received += (uint64_t)n;
 			continue;
 		}
 		if (n < 0 && (errno == EAGAIN || errno == EINTR))

@@ -1,8 +1,7 @@
 /* A worker's flows: taking one (from the worker's free list) into its
  * live array, watching its socket in the worker's epoll set, and finishing
  * it, with the errors it reports.  A TCP flow's TCP_INFO is read as it
- * closes, into the worker's totals (xp_tcp_totals_add, merged across
- * workers by xp_tcp_totals_merge). */
+ * closes, into the worker's totals (xp_tcp_totals_add, proto/result.h). */
 #include "common/engine/worker.h"
 
 #include <linux/tcp.h> /* the full struct tcp_info */
@@ -73,48 +72,6 @@ int xp_flow_watch(struct xp_flow *f, uint32_t events)
 	return 0;
 }
 
-void xp_counters_add(struct xp_counters *dst, const struct xp_counters *src)
-{
-	const uint64_t *s = (const uint64_t *)src;
-	uint64_t *d = (uint64_t *)dst;
-	size_t k;
-
-	for (k = 0; k < sizeof(*src) / sizeof(uint64_t); k++)
-		d[k] += s[k];
-}
-
-void xp_tcp_totals_add(struct xp_tcp_totals *t, const struct xp_tcp_flow *f)
-{
-	double n = (double)t->flows;
-
-	t->rtt_us_mean = (t->rtt_us_mean * n + f->rtt_us) / (n + 1);
-	t->rttvar_us_mean = (t->rttvar_us_mean * n + f->rttvar_us) / (n + 1);
-	t->flows++;
-	t->retrans += f->retrans;
-	t->rtt_us_max = f->rtt_us > t->rtt_us_max ? f->rtt_us : t->rtt_us_max;
-	t->cwnd_min = !t->cwnd_min || f->cwnd < t->cwnd_min ? f->cwnd : t->cwnd_min;
-	t->cwnd_max = f->cwnd > t->cwnd_max ? f->cwnd : t->cwnd_max;
-	t->mss = f->mss > t->mss ? f->mss : t->mss;
-	t->delivery_rate_bps += f->delivery_rate_bps;
-}
-
-void xp_tcp_totals_merge(struct xp_tcp_totals *t, const struct xp_tcp_totals *u)
-{
-	double n = (double)t->flows, m = (double)u->flows;
-
-	if (!u->flows)
-		return;
-	t->rtt_us_mean = (t->rtt_us_mean * n + u->rtt_us_mean * m) / (n + m);
-	t->rttvar_us_mean = (t->rttvar_us_mean * n + u->rttvar_us_mean * m) / (n + m);
-	t->flows += u->flows;
-	t->retrans += u->retrans;
-	t->rtt_us_max = u->rtt_us_max > t->rtt_us_max ? u->rtt_us_max : t->rtt_us_max;
-	t->cwnd_min = !t->cwnd_min || u->cwnd_min < t->cwnd_min ? u->cwnd_min : t->cwnd_min;
-	t->cwnd_max = u->cwnd_max > t->cwnd_max ? u->cwnd_max : t->cwnd_max;
-	t->mss = u->mss > t->mss ? u->mss : t->mss;
-	t->delivery_rate_bps += u->delivery_rate_bps;
-}
-
 /* Read TCP_INFO of a TCP flow about to close. */
 static void sample_tcp(struct xp_worker *w, struct xp_flow *f)
 {
@@ -126,7 +83,7 @@ static void sample_tcp(struct xp_worker *w, struct xp_flow *f)
 	    getsockopt(f->fd, IPPROTO_TCP, TCP_INFO, &ti, &len))
 		return;
 	memset(&t, 0, sizeof(t));
-	t.idx = f->idx;
+	t.flow = f->idx;
 	t.retrans = ti.tcpi_total_retrans;
 	t.rtt_us = ti.tcpi_rtt;
 	t.rttvar_us = ti.tcpi_rttvar;
@@ -161,7 +118,7 @@ void xp_flow_finish(struct xp_flow *f)
 	f->on_io = noop_io;
 	if (f->win) {
 		/* UDP receiver: its window's counts become the worker's */
-		w->c.dgrams_recv += f->win->unique;
+		w->c.datagrams_received += f->win->unique;
 		w->c.out_of_order += f->win->out_of_order;
 		w->c.duplicates += f->win->duplicates;
 		free(f->win);

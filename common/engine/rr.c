@@ -143,7 +143,7 @@ static void cli_io(struct xp_flow *f, uint32_t events)
 	if (n > 0) {
 		f->rxoff += (uint64_t)n;
 		f->bytes += (uint64_t)n;
-		w->c.bytes_recv += (uint64_t)n;
+		w->c.bytes_received += (uint64_t)n;
 		while (f->rxoff >= rsp && f->fd >= 0) {
 			f->rxoff -= rsp;
 			cli_done(f);
@@ -234,7 +234,7 @@ static void srv_io(struct xp_flow *f, uint32_t events)
 		ssize_t n = recv(f->fd, w->buf, w->buflen, 0); /* may block: direct mode */
 
 		if (n > 0) {
-			w->c.bytes_recv += (uint64_t)n;
+			w->c.bytes_received += (uint64_t)n;
 			f->rxoff += (uint64_t)n;
 			if (f->rxoff >= req) {
 				f->owed += (f->rxoff / req) * w->run->rsp;

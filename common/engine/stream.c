@@ -177,7 +177,7 @@ static void rx_io(struct xp_flow *f, uint32_t events)
 
 		if (n > 0) {
 			f->bytes += (uint64_t)n;
-			w->c.bytes_recv += (uint64_t)n;
+			w->c.bytes_received += (uint64_t)n;
 			if ((size_t)n < w->buflen)
 				return; /* drained: level-triggered epoll says when */
 			continue;

@@ -134,7 +134,7 @@ static void sent(struct xp_flow *f, uint32_t dgrams)
 
 	f->seq += dgrams;
 	f->bytes += bytes;
-	w->c.dgrams_sent += dgrams;
+	w->c.datagrams_sent += dgrams;
 	w->c.bytes_sent += bytes;
 	if (w->run->rate_bps)
 		f->next_send += xp_pace_ns(bytes, w->run->rate_bps);
@@ -285,7 +285,7 @@ static void rx_message(struct xp_flow *f, const uint8_t *p, size_t len, size_t g
 			w->c.errors++;
 			continue;
 		}
-		w->c.bytes_recv += seg;
+		w->c.bytes_received += seg;
 		f->bytes += seg;
 		xp_seqwin_add(f->win, get_be64(p + off));
 	}
@@ -402,7 +402,7 @@ static void rr_issue(struct xp_flow *f, uint32_t i)
 	f->ring[2 * i] = w->now;
 	f->ring[2 * i + 1] = id;
 	f->rcount++;
-	w->c.dgrams_sent++;
+	w->c.datagrams_sent++;
 	n = send(f->fd, w->txbuf, w->run->req, MSG_DONTWAIT);
 	if (n >= 0) {
 		w->c.bytes_sent += (uint64_t)n;
@@ -502,8 +502,8 @@ static void rr_io(struct xp_flow *f, uint32_t events)
 		xp_hist_add(w->hist, w->now - f->ring[2 * i]);
 		if (w->raw_hist)
 			xp_hist_add(w->raw_hist, w->now - f->t0);
-		w->c.dgrams_recv++;
-		w->c.bytes_recv += (uint64_t)n;
+		w->c.datagrams_received++;
+		w->c.bytes_received += (uint64_t)n;
 		f->bytes += (uint64_t)n;
 		w->c.transactions++;
 		f->trans++;
@@ -589,14 +589,14 @@ static void rrs_io(struct xp_flow *f, uint32_t events)
 			send(f->fd, w->buf, (size_t)n, MSG_DONTWAIT);
 			continue;
 		}
-		w->c.dgrams_recv++;
-		w->c.bytes_recv += (uint64_t)n;
+		w->c.datagrams_received++;
+		w->c.bytes_received += (uint64_t)n;
 		m = send(f->fd, w->buf, w->run->rsp, MSG_DONTWAIT);
 		if (m < 0) {
 			w->c.errors++;
 			continue;
 		}
-		w->c.dgrams_sent++;
+		w->c.datagrams_sent++;
 		w->c.bytes_sent += (uint64_t)m;
 		w->c.transactions++;
 	}

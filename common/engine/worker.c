@@ -137,9 +137,9 @@ static void move_outstanding(struct xp_worker *w, struct xp_flow *f)
 
 	if (!w->t->udp)
 		b -= f->txoff < b ? f->txoff : b;
-	else if (out <= w->warm.dgrams_sent) {
-		w->warm.dgrams_sent -= out;
-		w->c.dgrams_sent += out;
+	else if (out <= w->warm.datagrams_sent) {
+		w->warm.datagrams_sent -= out;
+		w->c.datagrams_sent += out;
 	}
 	if (b <= w->warm.bytes_sent) {
 		w->warm.bytes_sent -= b;
@@ -154,14 +154,14 @@ static void begin_measure(struct xp_worker *w)
 	uint32_t i;
 
 	m->bytes_sent = c->bytes_sent;
-	m->bytes_recv = c->bytes_recv;
-	m->dgrams_sent = c->dgrams_sent;
-	m->dgrams_recv = c->dgrams_recv;
+	m->bytes_received = c->bytes_received;
+	m->datagrams_sent = c->datagrams_sent;
+	m->datagrams_received = c->datagrams_received;
 	m->out_of_order = c->out_of_order;
 	m->duplicates = c->duplicates;
 	m->lost = c->lost;
 	m->transactions = c->transactions;
-	c->bytes_sent = c->bytes_recv = c->dgrams_sent = c->dgrams_recv = 0;
+	c->bytes_sent = c->bytes_received = c->datagrams_sent = c->datagrams_received = 0;
 	c->out_of_order = c->duplicates = c->lost = c->transactions = 0;
 	xp_hist_reset(w->hist);
 	if (w->raw_hist)

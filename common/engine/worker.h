@@ -15,45 +15,10 @@
 #include "common/hist.h"
 #include "common/sock.h"
 #include "common/tests.h"
+#include "proto/result.h"
 
 enum xp_role { XP_ROLE_CLIENT = 0, XP_ROLE_SERVER = 1 };
 enum xp_cmd { XP_CMD_WAIT = 0, XP_CMD_GO, XP_CMD_STOP, XP_CMD_ABORT };
-
-struct xp_counters {
-	uint64_t bytes_sent, bytes_recv;
-	uint64_t dgrams_sent, dgrams_recv; /* dgrams_recv excludes duplicates */
-	uint64_t out_of_order, duplicates;
-	uint64_t lost;         /* UDP_RR: requests timed out */
-	uint64_t transactions;
-	uint64_t errors;       /* recoverable socket errors */
-	uint64_t zc_completions, zc_copied; /* MSG_ZEROCOPY notifications */
-	uint64_t lowat_flows;  /* TCP stream receivers given SO_RCVLOWAT */
-};
-
-/* TCP_INFO of the TCP flows of one side, read just before each closes
- * (TCP_CRR's per-transaction connections are not sampled). */
-struct xp_tcp_totals {
-	uint64_t flows;          /* TCP flows measured */
-	uint64_t retrans;        /* tcpi_total_retrans, summed */
-	double rtt_us_mean;      /* tcpi_rtt averaged over flows */
-	double rttvar_us_mean;   /* tcpi_rttvar averaged over flows */
-	uint64_t rtt_us_max;
-	uint64_t cwnd_min, cwnd_max; /* tcpi_snd_cwnd, segments */
-	uint64_t mss;            /* tcpi_snd_mss (largest seen) */
-	uint64_t delivery_rate_bps; /* tcpi_delivery_rate x 8, summed */
-};
-
-/* One flow's TCP_INFO, for the per-flow report. */
-struct xp_tcp_flow {
-	uint32_t idx;
-	uint32_t retrans, rtt_us, rttvar_us, cwnd, mss;
-	uint64_t delivery_rate_bps;
-};
-
-/* dst += src, field by field (all are uint64_t sums). */
-void xp_counters_add(struct xp_counters *dst, const struct xp_counters *src);
-void xp_tcp_totals_add(struct xp_tcp_totals *t, const struct xp_tcp_flow *f);
-void xp_tcp_totals_merge(struct xp_tcp_totals *t, const struct xp_tcp_totals *u);
 
 /* Parameters of one test on one side, shared read-only by its workers. */
 struct xp_run {
@@ -168,7 +133,7 @@ struct xp_worker {
 	struct xp_timer *timers; /* min-heap of paced flows waiting to send */
 	uint32_t ntimers, captimers;
 	struct xp_mmsg *mm; /* UDP batches: common/engine_udp.c */
-	char errmsg[320];
+	char errmsg[XP_ERR_MAX];
 };
 
 int xp_worker_init(struct xp_worker *w, int id, int cpu, struct xp_run *run,

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* What one side of a test reports: one type for the client's own view, the
+ * server's (sent in its RESULT message), and for merging several.  Every
+ * number is declared once, in proto/result.def. */
+#ifndef XP_PROTO_RESULT_H
+#define XP_PROTO_RESULT_H
+
+#include <stdint.h>
+
+#define XP_RESULT_STR_MAX 256 /* the wire's longest string (XP_MSG_STR_MAX) */
+
+/* What a side's workers count as the test runs. */
+struct xp_counters {
+#define XP_RESULT(g, f, tag, merge) XP_RESULT_FIELD_##g(f)
+#define XP_RESULT_FIELD_C(f) uint64_t f;
+#define XP_RESULT_FIELD_TCP(f)
+#define XP_RESULT_FIELD_SIDE(f)
+#include "proto/result.def"
+#undef XP_RESULT_FIELD_C
+#undef XP_RESULT_FIELD_TCP
+#undef XP_RESULT_FIELD_SIDE
+};
+
+/* TCP_INFO of a side's TCP flows, read just before each closes. */
+struct xp_tcp_totals {
+#define XP_RESULT_FIELD_C(f)
+#define XP_RESULT_FIELD_TCP(f) uint64_t f;
+#define XP_RESULT_FIELD_SIDE(f)
+#include "proto/result.def"
+#undef XP_RESULT_FIELD_C
+#undef XP_RESULT_FIELD_TCP
+#undef XP_RESULT_FIELD_SIDE
+};
+
+#define XP_OFFLOAD_GRO 1u
+#define XP_OFFLOAD_GSO 2u
+
+struct xp_side_result {
+	struct xp_counters c;
+	struct xp_tcp_totals tcp;
+#define XP_RESULT_FIELD_C(f)
+#define XP_RESULT_FIELD_TCP(f)
+#define XP_RESULT_FIELD_SIDE(f) uint64_t f;
+#include "proto/result.def"
+#undef XP_RESULT_FIELD_C
+#undef XP_RESULT_FIELD_TCP
+#undef XP_RESULT_FIELD_SIDE
+#undef XP_RESULT
+	char cpus[XP_RESULT_STR_MAX + 1];    /* CPU each worker last ran on, "0,1" */
+	char warning[XP_RESULT_STR_MAX + 1]; /* first recoverable error seen */
+};
+
+/* One TCP flow's TCP_INFO (the TCPINFO message, and per-flow reports). */
+struct xp_tcp_flow {
+	uint64_t flow, retrans, rtt_us, rttvar_us, cwnd, mss, delivery_rate_bps;
+};
+
+/* dst += src by each counter's merge rule (all counters are sums). */
+void xp_counters_add(struct xp_counters *dst, const struct xp_counters *src);
+/* dst and src combined (two sets of flows). */
+void xp_tcp_totals_merge(struct xp_tcp_totals *dst, const struct xp_tcp_totals *src);
+/* One more flow into the totals. */
+void xp_tcp_totals_add(struct xp_tcp_totals *t, const struct xp_tcp_flow *f);
+/* dst and src combined by each field's rule (proto/result.def); strings:
+ * dst keeps its warning, or takes src's; cpus are appended. */
+void xp_side_result_merge(struct xp_side_result *dst, const struct xp_side_result *src);
+/* The process's CPU time as a percentage of one CPU over cpu_wall_us. */
+double xp_side_proc_percent(const struct xp_side_result *r);
+/* The mean round-trip time over the flows, microseconds (0: none). */
+double xp_tcp_rtt_us_mean(const struct xp_tcp_totals *t);
+double xp_tcp_rttvar_us_mean(const struct xp_tcp_totals *t);
+
+#endif
