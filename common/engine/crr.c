@@ -17,6 +17,17 @@
 
 enum { CRR_RUNNING = 0, CRR_RETRY = 1 };
 
+/* A TCP_CRR flow's own state. */
+struct crr_state {
+	uint64_t txoff, rxoff; /* progress in the hello + request, the response */
+	uint64_t t0;        /* when this transaction's connect() started */
+	uint8_t phase;      /* CRR_RUNNING or CRR_RETRY */
+};
+static struct crr_state *cs(struct xp_flow *f)
+{
+	return xp_flow_state(f);
+}
+
 static void cli_connect(struct xp_flow *f);
 
 /* A failed attempt: count it, and let the next tick retry (no hot loop
@@ -31,7 +42,7 @@ static void cli_error(struct xp_flow *f, int errnum)
 		close(f->fd);
 	f->fd = -1;
 	f->events = 0;
-	f->phase = CRR_RETRY;
+	cs(f)->phase = CRR_RETRY;
 	if (f->stopping)
 		xp_flow_finish(f);
 }
@@ -63,18 +74,18 @@ static void cli_wait_eof(struct xp_flow *f, uint32_t events)
 static void cli_wait_rsp(struct xp_flow *f, uint32_t events)
 {
 	struct xp_worker *w = f->w;
-	uint64_t rsp = w->run->rsp, left = rsp - f->rxoff;
+	uint64_t rsp = w->run->rsp, left = rsp - cs(f)->rxoff;
 	ssize_t n;
 
 	(void)events;
 	n = recv(f->fd, w->buf, left < w->buflen ? left : w->buflen, MSG_DONTWAIT);
 	if (n > 0) {
-		f->rxoff += (uint64_t)n;
+		cs(f)->rxoff += (uint64_t)n;
 		w->c.bytes_received += (uint64_t)n;
-		if (f->rxoff < rsp)
+		if (cs(f)->rxoff < rsp)
 			return;
 		w->now = xp_now_ns();
-		xp_hist_add(w->hist, w->now - f->t0);
+		xp_hist_add(w->hist, w->now - cs(f)->t0);
 		f->trans++;
 		w->c.transactions++;
 		f->on_io = cli_wait_eof;
@@ -98,8 +109,8 @@ static void cli_send(struct xp_flow *f, uint32_t events)
 
 	(void)events;
 	xp_data_hello_encode(hello, w->run->cookie, f->idx);
-	while (f->txoff < total) {
-		uint64_t off = f->txoff;
+	while (cs(f)->txoff < total) {
+		uint64_t off = cs(f)->txoff;
 
 		mh.msg_iovlen = 0;
 		if (off < XP_DATA_HELLO_LEN) {
@@ -111,7 +122,7 @@ static void cli_send(struct xp_flow *f, uint32_t events)
 		iov[mh.msg_iovlen++].iov_len = total - off;
 		n = sendmsg(f->fd, &mh, MSG_NOSIGNAL | MSG_DONTWAIT);
 		if (n > 0) {
-			f->txoff += (uint64_t)n;
+			cs(f)->txoff += (uint64_t)n;
 			continue;
 		}
 		if (n < 0 && errno == EINTR)
@@ -150,10 +161,10 @@ static void cli_connect(struct xp_flow *f)
 	const struct xp_addr *a = &w->run->peer;
 	struct xp_err err;
 
-	f->t0 = w->now = xp_now_ns(); /* not the previous close: time from connect() */
-	f->txoff = f->rxoff = 0;
+	cs(f)->t0 = w->now = xp_now_ns(); /* not the previous close: time from connect() */
+	cs(f)->txoff = cs(f)->rxoff = 0;
 	f->events = 0;
-	f->phase = CRR_RUNNING;
+	cs(f)->phase = CRR_RUNNING;
 	f->fd = socket(a->ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (f->fd < 0) {
 		cli_error(f, errno);
@@ -178,7 +189,7 @@ static void cli_connect(struct xp_flow *f)
 
 static void cli_add(struct xp_flow *f)
 {
-	f->phase = CRR_RETRY; /* nothing open until GO */
+	cs(f)->phase = CRR_RETRY; /* nothing open until GO */
 }
 
 static void cli_go(struct xp_flow *f)
@@ -189,13 +200,13 @@ static void cli_go(struct xp_flow *f)
 static void cli_stop(struct xp_flow *f)
 {
 	f->stopping = 1;
-	if (f->phase == CRR_RETRY)
+	if (cs(f)->phase == CRR_RETRY)
 		xp_flow_finish(f);
 }
 
 static void cli_tick(struct xp_flow *f)
 {
-	if (f->phase == CRR_RETRY && f->w->going && !f->stopping)
+	if (cs(f)->phase == CRR_RETRY && f->w->going && !f->stopping)
 		cli_connect(f);
 }
 
@@ -206,10 +217,10 @@ static void srv_io(struct xp_flow *f, uint32_t events)
 	ssize_t n;
 
 	(void)events;
-	while (f->rxoff < w->run->req) {
+	while (cs(f)->rxoff < w->run->req) {
 		n = recv(f->fd, w->buf, w->buflen, MSG_DONTWAIT);
 		if (n > 0) {
-			f->rxoff += (uint64_t)n;
+			cs(f)->rxoff += (uint64_t)n;
 			w->c.bytes_received += (uint64_t)n;
 			continue;
 		}
@@ -218,13 +229,13 @@ static void srv_io(struct xp_flow *f, uint32_t events)
 		xp_flow_fail(f, n < 0 ? errno : ECONNRESET);
 		return;
 	}
-	while (f->txoff < w->run->rsp) {
-		uint64_t left = w->run->rsp - f->txoff;
+	while (cs(f)->txoff < w->run->rsp) {
+		uint64_t left = w->run->rsp - cs(f)->txoff;
 
 		n = send(f->fd, w->txbuf, left < w->txlen ? left : w->txlen,
 			 MSG_NOSIGNAL | MSG_DONTWAIT);
 		if (n > 0) {
-			f->txoff += (uint64_t)n;
+			cs(f)->txoff += (uint64_t)n;
 			w->c.bytes_sent += (uint64_t)n;
 			continue;
 		}
@@ -250,9 +261,11 @@ static void srv_add(struct xp_flow *f)
 }
 
 const struct xp_side_ops xp_crr_client = {
+	.state = sizeof(struct crr_state),
 	.add = cli_add, .go = cli_go, .stop = cli_stop, .tick = cli_tick,
 };
 
 const struct xp_side_ops xp_crr_server = {
+	.state = sizeof(struct crr_state),
 	.add = srv_add,
 };

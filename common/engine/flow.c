@@ -14,7 +14,6 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "common/engine/seqwin.h"
 
 static int live_push(struct xp_worker *w, struct xp_flow *f)
 {
@@ -44,9 +43,9 @@ struct xp_flow *xp_flow_alloc(struct xp_worker *w, int fd, uint32_t idx)
 
 	if (f)
 		w->free_flows = f->next_free;
-	else if (!(f = malloc(sizeof(*f))))
+	else if (!(f = malloc(sizeof(*f) + w->side->state)))
 		return NULL;
-	memset(f, 0, sizeof(*f));
+	memset(f, 0, sizeof(*f) + w->side->state);
 	f->fd = fd;
 	f->idx = idx;
 	f->w = w;
@@ -109,6 +108,8 @@ void xp_flow_finish(struct xp_flow *f)
 	struct xp_worker *w = f->w;
 	struct xp_flow *last;
 
+	if (w->side->close)
+		w->side->close(f);
 	if (f->fd >= 0) {
 		sample_tcp(w, f);
 		close(f->fd);
@@ -116,16 +117,6 @@ void xp_flow_finish(struct xp_flow *f)
 	f->fd = -1;
 	f->events = 0;
 	f->on_io = noop_io;
-	if (f->win) {
-		/* UDP receiver: its window's counts become the worker's */
-		w->c.datagrams_received += f->win->unique;
-		w->c.out_of_order += f->win->out_of_order;
-		w->c.duplicates += f->win->duplicates;
-		free(f->win);
-		f->win = NULL;
-	}
-	free(f->ring);
-	f->ring = NULL;
 	last = w->live[--w->nlive];
 	w->live[f->slot] = last;
 	last->slot = f->slot;

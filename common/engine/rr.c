@@ -12,6 +12,20 @@
 #include "common/clock.h"
 #include "common/engine/engines.h"
 
+/* A TCP_RR flow's own state (client and server). */
+struct rr_state {
+	uint64_t txoff, rxoff; /* progress in the current message */
+	uint64_t owed;      /* server: response bytes still to send */
+	uint64_t t0;        /* client: actual send of the scheduled request */
+	uint64_t *ring;     /* client: issue times of the outstanding requests */
+	uint32_t rhead, rcount;
+	uint8_t phase;      /* client: 1 while waiting for a --rate slot */
+};
+static struct rr_state *rs(struct xp_flow *f)
+{
+	return xp_flow_state(f);
+}
+
 /* At most what one receive or send buffer holds. */
 static size_t chunk(const struct xp_worker *w, uint64_t left)
 {
@@ -29,12 +43,12 @@ static void cli_tx(struct xp_flow *f)
 {
 	struct xp_worker *w = f->w;
 
-	while (f->txoff) {
-		ssize_t n = send(f->fd, w->txbuf, tx_chunk(w, f->txoff),
+	while (rs(f)->txoff) {
+		ssize_t n = send(f->fd, w->txbuf, tx_chunk(w, rs(f)->txoff),
 				 MSG_NOSIGNAL | MSG_DONTWAIT);
 
 		if (n > 0) {
-			f->txoff -= (uint64_t)n;
+			rs(f)->txoff -= (uint64_t)n;
 			f->bytes += (uint64_t)n;
 			w->c.bytes_sent += (uint64_t)n;
 			continue;
@@ -60,14 +74,14 @@ static void cli_issue(struct xp_flow *f)
 	struct xp_worker *w = f->w;
 	uint32_t n = w->run->burst;
 
-	f->ring[(f->rhead + f->rcount) % n] = w->now;
-	f->rcount++;
-	f->txoff += w->run->req;
+	rs(f)->ring[(rs(f)->rhead + rs(f)->rcount) % n] = w->now;
+	rs(f)->rcount++;
+	rs(f)->txoff += w->run->req;
 }
 
 /* --rate: send the next request at its slot on the schedule (now if the
  * slot has passed).  Its latency counts from the slot, so a stall delays
- * the measured requests instead of hiding them; f->t0 keeps the actual
+ * the measured requests instead of hiding them; rs(f)->t0 keeps the actual
  * send time for the uncorrected figures. */
 static void cli_scheduled(struct xp_flow *f)
 {
@@ -75,14 +89,14 @@ static void cli_scheduled(struct xp_flow *f)
 
 	f->next_send = xp_flow_next_slot(f, f->next_send);
 	if (f->next_send > w->now) {
-		f->phase = 1; /* waiting for the slot */
+		rs(f)->phase = 1; /* waiting for the slot */
 		xp_flow_sleep_precise(f, f->next_send);
 		return;
 	}
-	f->t0 = w->now;
+	rs(f)->t0 = w->now;
 	w->now = f->next_send;
 	cli_issue(f);
-	w->now = f->t0;
+	w->now = rs(f)->t0;
 	cli_tx(f);
 }
 
@@ -91,11 +105,11 @@ static void cli_done(struct xp_flow *f)
 	struct xp_worker *w = f->w;
 	uint64_t now = xp_now_ns();
 
-	xp_hist_add(w->hist, now - f->ring[f->rhead]);
+	xp_hist_add(w->hist, now - rs(f)->ring[rs(f)->rhead]);
 	if (w->raw_hist)
-		xp_hist_add(w->raw_hist, now - f->t0);
-	f->rhead = (f->rhead + 1) % w->run->burst;
-	f->rcount--;
+		xp_hist_add(w->raw_hist, now - rs(f)->t0);
+	rs(f)->rhead = (rs(f)->rhead + 1) % w->run->burst;
+	rs(f)->rcount--;
 	f->trans++;
 	w->c.transactions++;
 	w->now = now;
@@ -104,7 +118,7 @@ static void cli_done(struct xp_flow *f)
 	} else if (!f->stopping) {
 		cli_issue(f);
 		cli_tx(f);
-	} else if (!f->rcount) {
+	} else if (!rs(f)->rcount) {
 		shutdown(f->fd, SHUT_WR);
 		xp_flow_finish(f);
 	}
@@ -116,22 +130,22 @@ static void cli_io(struct xp_flow *f, uint32_t events)
 	uint64_t rsp = w->run->rsp;
 	ssize_t n;
 
-	if (f->phase && (events & EPOLLOUT)) { /* the scheduled slot has come */
-		f->phase = 0;
+	if (rs(f)->phase && (events & EPOLLOUT)) { /* the scheduled slot has come */
+		rs(f)->phase = 0;
 		if (f->stopping) {
 			shutdown(f->fd, SHUT_WR);
 			xp_flow_finish(f);
 			return;
 		}
 		xp_spin_until(f->next_send);
-		w->now = f->t0 = xp_now_ns();
+		w->now = rs(f)->t0 = xp_now_ns();
 		w->now = f->next_send;
 		cli_issue(f);
-		w->now = f->t0;
+		w->now = rs(f)->t0;
 		cli_tx(f);
 		return;
 	}
-	if ((events & EPOLLOUT) && f->txoff) {
+	if ((events & EPOLLOUT) && rs(f)->txoff) {
 		cli_tx(f);
 		if (f->fd < 0)
 			return;
@@ -139,13 +153,13 @@ static void cli_io(struct xp_flow *f, uint32_t events)
 	if (!(events & (EPOLLIN | EPOLLERR | EPOLLHUP)))
 		return;
 	/* no MSG_DONTWAIT: in the worker's direct mode this recv blocks */
-	n = recv(f->fd, w->buf, chunk(w, f->rcount * rsp - f->rxoff), 0);
+	n = recv(f->fd, w->buf, chunk(w, rs(f)->rcount * rsp - rs(f)->rxoff), 0);
 	if (n > 0) {
-		f->rxoff += (uint64_t)n;
+		rs(f)->rxoff += (uint64_t)n;
 		f->bytes += (uint64_t)n;
 		w->c.bytes_received += (uint64_t)n;
-		while (f->rxoff >= rsp && f->fd >= 0) {
-			f->rxoff -= rsp;
+		while (rs(f)->rxoff >= rsp && f->fd >= 0) {
+			rs(f)->rxoff -= rsp;
 			cli_done(f);
 		}
 		return;
@@ -158,9 +172,9 @@ static void cli_io(struct xp_flow *f, uint32_t events)
 static void cli_add(struct xp_flow *f)
 {
 	f->on_io = cli_io;
-	f->ring = malloc(f->w->run->burst * sizeof(*f->ring));
-	if (!f->ring || xp_flow_watch(f, EPOLLIN))
-		xp_flow_fail(f, f->ring ? errno : ENOMEM);
+	rs(f)->ring = malloc(f->w->run->burst * sizeof(*rs(f)->ring));
+	if (!rs(f)->ring || xp_flow_watch(f, EPOLLIN))
+		xp_flow_fail(f, rs(f)->ring ? errno : ENOMEM);
 }
 
 static void cli_go(struct xp_flow *f)
@@ -169,11 +183,11 @@ static void cli_go(struct xp_flow *f)
 
 	if (f->w->run->sched_ns) {
 		f->next_send = 0;
-		f->t0 = f->w->now;
+		rs(f)->t0 = f->w->now;
 		cli_scheduled(f);
 		return;
 	}
-	f->t0 = f->w->now;
+	rs(f)->t0 = f->w->now;
 	for (i = 0; i < f->w->run->burst; i++)
 		cli_issue(f);
 	cli_tx(f);
@@ -184,7 +198,7 @@ static void cli_stop(struct xp_flow *f)
 	/* the outstanding transactions complete, then the flow closes; one
 	 * waiting for its slot closes now */
 	f->stopping = 1;
-	if (f->phase) {
+	if (rs(f)->phase) {
 		shutdown(f->fd, SHUT_WR);
 		xp_flow_finish(f);
 	}
@@ -196,16 +210,16 @@ static void srv_flush(struct xp_flow *f)
 	struct xp_worker *w = f->w;
 	uint64_t rsp = w->run->rsp;
 
-	while (f->owed) {
-		ssize_t n = send(f->fd, w->txbuf, tx_chunk(w, f->owed),
+	while (rs(f)->owed) {
+		ssize_t n = send(f->fd, w->txbuf, tx_chunk(w, rs(f)->owed),
 				 MSG_NOSIGNAL | MSG_DONTWAIT);
 
 		if (n > 0) {
-			f->owed -= (uint64_t)n;
-			f->txoff += (uint64_t)n;
+			rs(f)->owed -= (uint64_t)n;
+			rs(f)->txoff += (uint64_t)n;
 			w->c.bytes_sent += (uint64_t)n;
-			while (f->txoff >= rsp) {
-				f->txoff -= rsp;
+			while (rs(f)->txoff >= rsp) {
+				rs(f)->txoff -= rsp;
 				f->trans++;
 				w->c.transactions++;
 			}
@@ -235,10 +249,10 @@ static void srv_io(struct xp_flow *f, uint32_t events)
 
 		if (n > 0) {
 			w->c.bytes_received += (uint64_t)n;
-			f->rxoff += (uint64_t)n;
-			if (f->rxoff >= req) {
-				f->owed += (f->rxoff / req) * w->run->rsp;
-				f->rxoff %= req;
+			rs(f)->rxoff += (uint64_t)n;
+			if (rs(f)->rxoff >= req) {
+				rs(f)->owed += (rs(f)->rxoff / req) * w->run->rsp;
+				rs(f)->rxoff %= req;
 			}
 		} else if (n == 0) {
 			w->now = w->t_end = xp_now_ns();
@@ -249,7 +263,7 @@ static void srv_io(struct xp_flow *f, uint32_t events)
 			return;
 		}
 	}
-	if (f->owed)
+	if (rs(f)->owed)
 		srv_flush(f);
 }
 
@@ -260,11 +274,30 @@ static void srv_add(struct xp_flow *f)
 		xp_flow_fail(f, errno);
 }
 
+static void cli_close(struct xp_flow *f)
+{
+	free(rs(f)->ring);
+	rs(f)->ring = NULL;
+}
+
+/* Requests still out at the end of the warm-up: the bytes of them already
+ * sent (not the txoff still to send) count in the measured part. */
+static void cli_measure(struct xp_flow *f)
+{
+	uint64_t b = rs(f)->rcount * f->w->run->req;
+
+	b -= rs(f)->txoff < b ? rs(f)->txoff : b;
+	xp_worker_move_sent(f, b, 0);
+}
+
 const struct xp_side_ops xp_rr_client = {
-	.add = cli_add, .go = cli_go, .stop = cli_stop,
+	.state = sizeof(struct rr_state),
+	.add = cli_add, .go = cli_go, .stop = cli_stop, .close = cli_close,
+	.measure = cli_measure,
 };
 
 /* The server serves until the client closes. */
 const struct xp_side_ops xp_rr_server = {
+	.state = sizeof(struct rr_state),
 	.add = srv_add,
 };

@@ -18,6 +18,16 @@
 #define SENDS_PER_EVENT 8
 #define RECVS_PER_EVENT 8
 
+/* A stream flow's own state. */
+struct stream_state {
+	uint64_t zc_next;   /* MSG_ZEROCOPY: sends issued */
+	uint8_t phase;      /* receiver: 1 once the low-water mark was decided */
+};
+static struct stream_state *ss(struct xp_flow *f)
+{
+	return xp_flow_state(f);
+}
+
 /* MSG_ZEROCOPY completions arrive on the error queue as ranges of send
  * numbers; SO_EE_CODE_ZEROCOPY_COPIED says the kernel copied after all
  * (always so over loopback and veth). */
@@ -54,7 +64,7 @@ static void tx_sent(struct xp_flow *f, uint64_t n)
 	f->bytes += n;
 	w->c.bytes_sent += n;
 	if (w->run->zerocopy)
-		f->zc_next++;
+		ss(f)->zc_next++;
 	if (w->run->rate_bps)
 		f->next_send += xp_pace_ns(n, w->run->rate_bps);
 }
@@ -116,13 +126,13 @@ static void tx_stop(struct xp_flow *f)
 
 	shutdown(f->fd, SHUT_WR);
 	/* collect the completions still in flight, briefly */
-	while (w->run->zerocopy && f->zc_next > 0 && xp_now_ns() < until) {
+	while (w->run->zerocopy && ss(f)->zc_next > 0 && xp_now_ns() < until) {
 		uint64_t before = w->c.zc_completions;
 
 		zc_reap(f);
 		if (w->c.zc_completions == before)
 			usleep(1000);
-		if (w->c.zc_completions >= f->zc_next)
+		if (w->c.zc_completions >= ss(f)->zc_next)
 			break;
 	}
 	w->t_end = w->now;
@@ -156,7 +166,7 @@ static void rx_auto_lowat(struct xp_flow *f)
 	int cpu = -1;
 	socklen_t len = sizeof(cpu);
 
-	f->phase = 1;
+	ss(f)->phase = 1;
 	if (w->run->rcvlowat || w->run->rate_bps)
 		return;
 	if (getsockopt(f->fd, SOL_SOCKET, SO_INCOMING_CPU, &cpu, &len) == 0 &&
@@ -170,7 +180,7 @@ static void rx_io(struct xp_flow *f, uint32_t events)
 	int i;
 
 	(void)events;
-	if (!f->phase && f->bytes)
+	if (!ss(f)->phase && f->bytes)
 		rx_auto_lowat(f);
 	for (i = 0; i < RECVS_PER_EVENT; i++) {
 		ssize_t n = recv(f->fd, w->buf, w->buflen, MSG_DONTWAIT);
@@ -204,10 +214,12 @@ static void rx_add(struct xp_flow *f)
 }
 
 const struct xp_side_ops xp_stream_tx = {
+	.state = sizeof(struct stream_state),
 	.add = tx_add, .go = tx_go, .stop = tx_stop,
 };
 
 /* The receiver ignores STOP: it finishes at end of stream. */
 const struct xp_side_ops xp_stream_rx = {
+	.state = sizeof(struct stream_state),
 	.add = rx_add,
 };

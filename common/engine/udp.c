@@ -26,6 +26,7 @@
 #include "common/engine/engines.h"
 #include "common/engine/pace.h"
 #include "common/engine/seqwin.h"
+#include "proto/be.h"
 #include "proto/msg.h"
 
 #ifndef UDP_SEGMENT
@@ -40,6 +41,20 @@
 #define GRO_BUF 65536      /* a GRO message holds up to 64 KiB */
 #define CALLS_PER_EVENT 16
 
+/* A UDP flow's own state (every UDP engine). */
+struct udp_state {
+	uint64_t seq;       /* next sequence number or request id */
+	uint64_t t0;        /* RR --rate: actual send of the scheduled request */
+	struct xp_seqwin *win; /* bulk receiver: unique, out of order, duplicates */
+	uint64_t *ring;     /* RR client: (issue time, id) per outstanding request */
+	uint32_t rcount;
+	uint8_t phase;      /* sender: 1 GSO; RR client: 2 waiting for a slot */
+};
+static struct udp_state *us(struct xp_flow *f)
+{
+	return xp_flow_state(f);
+}
+
 struct xp_mmsg {
 	struct mmsghdr msgs[MAX_SEGS];
 	struct iovec iov[MAX_SEGS];
@@ -47,24 +62,6 @@ struct xp_mmsg {
 	char *bufs;
 	size_t bufsz;
 };
-
-static void put_be64(uint8_t *p, uint64_t v)
-{
-	int i;
-
-	for (i = 7; i >= 0; i--, v >>= 8)
-		p[i] = (uint8_t)v;
-}
-
-static uint64_t get_be64(const uint8_t *p)
-{
-	uint64_t v = 0;
-	int i;
-
-	for (i = 0; i < 8; i++)
-		v = v << 8 | p[i];
-	return v;
-}
 
 /* A repeated hello (its first ack was lost) is acknowledged again. */
 static int is_hello(const struct xp_worker *w, const void *buf, size_t n)
@@ -132,7 +129,7 @@ static void sent(struct xp_flow *f, uint32_t dgrams)
 	struct xp_worker *w = f->w;
 	uint64_t bytes = (uint64_t)dgrams * w->run->req;
 
-	f->seq += dgrams;
+	us(f)->seq += dgrams;
 	f->bytes += bytes;
 	w->c.datagrams_sent += dgrams;
 	w->c.bytes_sent += bytes;
@@ -145,7 +142,7 @@ static void number(struct xp_worker *w, uint64_t seq, uint32_t n)
 	uint32_t i;
 
 	for (i = 0; i < n; i++)
-		put_be64((uint8_t *)w->txbuf + (size_t)i * w->run->req, seq + i);
+		xp_put64((uint8_t *)w->txbuf + (size_t)i * w->run->req, seq + i);
 }
 
 /* After a failed send: 0 to try again later (counted when it is an error
@@ -166,7 +163,7 @@ static int send_gso(struct xp_flow *f, uint32_t n)
 	struct xp_worker *w = f->w;
 	ssize_t r;
 
-	number(w, f->seq, n);
+	number(w, us(f)->seq, n);
 	r = send(f->fd, w->txbuf, (size_t)n * w->run->req, MSG_DONTWAIT);
 	if (r >= 0) {
 		sent(f, n);
@@ -179,7 +176,7 @@ static int send_gso(struct xp_flow *f, uint32_t n)
 		int zero = 0;
 
 		setsockopt(f->fd, SOL_UDP, UDP_SEGMENT, &zero, sizeof(zero));
-		f->phase = 0;
+		us(f)->phase = 0;
 		return 0;
 	}
 	return send_error(f);
@@ -196,7 +193,7 @@ static int send_batch(struct xp_flow *f, uint32_t n)
 		xp_flow_fail(f, ENOMEM);
 		return -1;
 	}
-	number(w, f->seq, n);
+	number(w, us(f)->seq, n);
 	for (i = 0; i < n; i++) {
 		m->iov[i].iov_base = w->txbuf + (size_t)i * w->run->req;
 		m->iov[i].iov_len = w->run->req;
@@ -219,11 +216,11 @@ static void tx_io(struct xp_flow *f, uint32_t events)
 
 	(void)events;
 	for (i = 0; i < CALLS_PER_EVENT && r > 0; i++) {
-		uint32_t n = batch_size(w, f->phase);
+		uint32_t n = batch_size(w, us(f)->phase);
 
 		if (!xp_flow_pace(f, (uint64_t)n * w->run->req))
 			return;
-		r = f->phase ? send_gso(f, n) : send_batch(f, n);
+		r = us(f)->phase ? send_gso(f, n) : send_batch(f, n);
 	}
 	if (r >= 0 && !(f->events & EPOLLOUT))
 		xp_flow_watch(f, EPOLLOUT);
@@ -238,7 +235,7 @@ static void tx_add(struct xp_flow *f)
 	/* phase 1: this flow sends GSO batches */
 	if (w->run->gso && batch_size(w, 1) > 1 &&
 	    setsockopt(f->fd, SOL_UDP, UDP_SEGMENT, &seg, sizeof(seg)) == 0) {
-		f->phase = 1;
+		us(f)->phase = 1;
 	}
 }
 
@@ -287,7 +284,7 @@ static void rx_message(struct xp_flow *f, const uint8_t *p, size_t len, size_t g
 		}
 		w->c.bytes_received += seg;
 		f->bytes += seg;
-		xp_seqwin_add(f->win, get_be64(p + off));
+		xp_seqwin_add(us(f)->win, xp_get64(p + off));
 	}
 }
 
@@ -340,12 +337,12 @@ static void rx_add(struct xp_flow *f)
 		w->offloads |= XP_OFFLOAD_GRO;
 		bufsz = GRO_BUF;
 	}
-	f->win = malloc(sizeof(*f->win));
-	if (!f->win || !mmsg_get(w, bufsz)) {
+	us(f)->win = malloc(sizeof(*us(f)->win));
+	if (!us(f)->win || !mmsg_get(w, bufsz)) {
 		xp_flow_fail(f, ENOMEM);
 		return;
 	}
-	xp_seqwin_init(f->win);
+	xp_seqwin_init(us(f)->win);
 	if (xp_flow_watch(f, EPOLLIN))
 		xp_flow_fail(f, errno);
 }
@@ -384,7 +381,7 @@ static void put_id(uint8_t *p, uint64_t id, size_t k)
 {
 	uint8_t be[8];
 
-	put_be64(be, id);
+	xp_put64(be, id);
 	memcpy(p, be + 8 - k, k);
 }
 
@@ -395,13 +392,13 @@ static void put_id(uint8_t *p, uint64_t id, size_t k)
 static void rr_issue(struct xp_flow *f, uint32_t i)
 {
 	struct xp_worker *w = f->w;
-	uint64_t id = f->seq++;
+	uint64_t id = us(f)->seq++;
 	ssize_t n;
 
 	put_id((uint8_t *)w->txbuf, id, id_len(w->run));
-	f->ring[2 * i] = w->now;
-	f->ring[2 * i + 1] = id;
-	f->rcount++;
+	us(f)->ring[2 * i] = w->now;
+	us(f)->ring[2 * i + 1] = id;
+	us(f)->rcount++;
 	w->c.datagrams_sent++;
 	n = send(f->fd, w->txbuf, w->run->req, MSG_DONTWAIT);
 	if (n >= 0) {
@@ -415,7 +412,7 @@ static void rr_issue(struct xp_flow *f, uint32_t i)
 }
 
 /* --rate: issue at the flow's next slot on the schedule; the ring keeps
- * the slot (latency from the intended send), f->t0 the actual send. */
+ * the slot (latency from the intended send), us(f)->t0 the actual send. */
 static void rr_scheduled(struct xp_flow *f)
 {
 	struct xp_worker *w = f->w;
@@ -423,11 +420,11 @@ static void rr_scheduled(struct xp_flow *f)
 
 	f->next_send = xp_flow_next_slot(f, f->next_send);
 	if (f->next_send > w->now) {
-		f->phase = 2; /* waiting for the slot */
+		us(f)->phase = 2; /* waiting for the slot */
 		xp_flow_sleep_precise(f, f->next_send);
 		return;
 	}
-	f->t0 = actual;
+	us(f)->t0 = actual;
 	w->now = f->next_send;
 	rr_issue(f, 0);
 	w->now = actual;
@@ -436,17 +433,17 @@ static void rr_scheduled(struct xp_flow *f)
 /* Slot i is answered or timed out: reuse it, or finish when stopping. */
 static void rr_release(struct xp_flow *f, uint32_t i)
 {
-	f->ring[2 * i + 1] = FREE_SLOT;
-	f->rcount--;
+	us(f)->ring[2 * i + 1] = FREE_SLOT;
+	us(f)->rcount--;
 	if (!f->stopping && f->w->run->sched_ns)
 		rr_scheduled(f);
 	else if (!f->stopping)
 		rr_issue(f, i);
-	else if (!f->rcount)
+	else if (!us(f)->rcount)
 		xp_flow_finish(f);
 }
 
-static int rr_match(const struct xp_flow *f, const uint8_t *buf, size_t n)
+static int rr_match(struct xp_flow *f, const uint8_t *buf, size_t n)
 {
 	size_t k = id_len(f->w->run);
 	uint8_t want[8];
@@ -455,9 +452,9 @@ static int rr_match(const struct xp_flow *f, const uint8_t *buf, size_t n)
 	if (n < k)
 		return -1;
 	for (i = 0; i < f->w->run->burst; i++) {
-		if (f->ring[2 * i + 1] == FREE_SLOT)
+		if (us(f)->ring[2 * i + 1] == FREE_SLOT)
 			continue;
-		put_id(want, f->ring[2 * i + 1], k);
+		put_id(want, us(f)->ring[2 * i + 1], k);
 		if (!memcmp(buf, want, k))
 			return (int)i;
 	}
@@ -468,17 +465,17 @@ static void rr_io(struct xp_flow *f, uint32_t events)
 {
 	struct xp_worker *w = f->w;
 
-	if (f->phase == 2 && (events & EPOLLOUT)) { /* the slot has come */
-		f->phase = 0;
+	if (us(f)->phase == 2 && (events & EPOLLOUT)) { /* the slot has come */
+		us(f)->phase = 0;
 		if (f->stopping) {
 			xp_flow_finish(f);
 			return;
 		}
 		xp_spin_until(f->next_send);
-		w->now = f->t0 = xp_now_ns();
+		w->now = us(f)->t0 = xp_now_ns();
 		w->now = f->next_send;
 		rr_issue(f, 0);
-		w->now = f->t0;
+		w->now = us(f)->t0;
 		return;
 	}
 	/* a bounded batch: in the worker's direct mode recv blocks, and the
@@ -499,9 +496,9 @@ static void rr_io(struct xp_flow *f, uint32_t events)
 		if (i < 0)
 			continue; /* late answer to a timed-out request */
 		w->now = xp_now_ns();
-		xp_hist_add(w->hist, w->now - f->ring[2 * i]);
+		xp_hist_add(w->hist, w->now - us(f)->ring[2 * i]);
 		if (w->raw_hist)
-			xp_hist_add(w->raw_hist, w->now - f->t0);
+			xp_hist_add(w->raw_hist, w->now - us(f)->t0);
 		w->c.datagrams_received++;
 		w->c.bytes_received += (uint64_t)n;
 		f->bytes += (uint64_t)n;
@@ -517,13 +514,13 @@ static void rr_add(struct xp_flow *f)
 	char b[64];
 
 	f->on_io = rr_io;
-	f->ring = malloc(2 * n * sizeof(*f->ring));
-	if (!f->ring) {
+	us(f)->ring = malloc(2 * n * sizeof(*us(f)->ring));
+	if (!us(f)->ring) {
 		xp_flow_fail(f, ENOMEM);
 		return;
 	}
 	for (i = 0; i < n; i++)
-		f->ring[2 * i + 1] = FREE_SLOT;
+		us(f)->ring[2 * i + 1] = FREE_SLOT;
 	/* discard repeated hello acks before the test starts */
 	while (recv(f->fd, b, sizeof(b), MSG_DONTWAIT) > 0)
 		;
@@ -535,7 +532,7 @@ static void rr_go(struct xp_flow *f)
 {
 	uint32_t i;
 
-	f->t0 = f->w->now;
+	us(f)->t0 = f->w->now;
 	if (f->w->run->sched_ns) {
 		f->next_send = 0;
 		rr_scheduled(f);
@@ -548,7 +545,7 @@ static void rr_go(struct xp_flow *f)
 static void rr_stop(struct xp_flow *f)
 {
 	f->stopping = 1;
-	if (!f->rcount)
+	if (!us(f)->rcount)
 		xp_flow_finish(f);
 }
 
@@ -558,8 +555,8 @@ static void rr_tick(struct xp_flow *f)
 	uint32_t i;
 
 	for (i = 0; i < w->run->burst && f->fd >= 0; i++) {
-		if (f->ring[2 * i + 1] == FREE_SLOT ||
-		    w->now - f->ring[2 * i] < w->run->rr_timeout_ns)
+		if (us(f)->ring[2 * i + 1] == FREE_SLOT ||
+		    w->now - us(f)->ring[2 * i] < w->run->rr_timeout_ns)
 			continue;
 		w->c.lost++;
 		rr_release(f, i);
@@ -614,18 +611,52 @@ static void rrs_stop(struct xp_flow *f)
 	xp_flow_finish(f);
 }
 
+/* A receiver's window: its counts become the worker's. */
+static void rx_close(struct xp_flow *f)
+{
+	struct xp_worker *w = f->w;
+	struct xp_seqwin *win = us(f)->win;
+
+	if (!win)
+		return;
+	w->c.datagrams_received += win->unique;
+	w->c.out_of_order += win->out_of_order;
+	w->c.duplicates += win->duplicates;
+	free(win);
+	us(f)->win = NULL;
+}
+
+static void rr_close(struct xp_flow *f)
+{
+	free(us(f)->ring);
+	us(f)->ring = NULL;
+}
+
+/* Requests still out at the end of the warm-up count in the measured part. */
+static void rr_measure(struct xp_flow *f)
+{
+	uint64_t out = us(f)->rcount;
+
+	xp_worker_move_sent(f, out * f->w->run->req, out);
+}
+
 const struct xp_side_ops xp_udp_tx = {
+	.state = sizeof(struct udp_state),
 	.add = tx_add, .go = tx_go, .stop = tx_stop,
 };
 
 const struct xp_side_ops xp_udp_rx = {
-	.add = rx_add, .stop = rx_stop, .tick = rx_tick,
+	.state = sizeof(struct udp_state),
+	.add = rx_add, .stop = rx_stop, .tick = rx_tick, .close = rx_close,
 };
 
 const struct xp_side_ops xp_udp_rr_client = {
-	.add = rr_add, .go = rr_go, .stop = rr_stop, .tick = rr_tick,
+	.state = sizeof(struct udp_state),
+	.add = rr_add, .go = rr_go, .stop = rr_stop, .tick = rr_tick, .close = rr_close,
+	.measure = rr_measure,
 };
 
 const struct xp_side_ops xp_udp_rr_server = {
+	.state = sizeof(struct udp_state),
 	.add = rrs_add, .stop = rrs_stop,
 };

@@ -129,22 +129,18 @@ static void take_mail(struct xp_worker *w)
 	}
 }
 
-/* An RR client's requests still out complete in the measured part, so
- * what they sent is counted there too (TCP: f->txoff bytes not sent yet). */
-static void move_outstanding(struct xp_worker *w, struct xp_flow *f)
+void xp_worker_move_sent(struct xp_flow *f, uint64_t bytes, uint64_t dgrams)
 {
-	uint64_t out = f->rcount, b = out * w->run->req;
+	struct xp_worker *w = f->w;
 
-	if (!w->t->udp)
-		b -= f->txoff < b ? f->txoff : b;
-	else if (out <= w->warm.datagrams_sent) {
-		w->warm.datagrams_sent -= out;
-		w->c.datagrams_sent += out;
+	if (dgrams <= w->warm.datagrams_sent) {
+		w->warm.datagrams_sent -= dgrams;
+		w->c.datagrams_sent += dgrams;
 	}
-	if (b <= w->warm.bytes_sent) {
-		w->warm.bytes_sent -= b;
-		w->c.bytes_sent += b;
-		f->bytes += b;
+	if (bytes <= w->warm.bytes_sent) {
+		w->warm.bytes_sent -= bytes;
+		w->c.bytes_sent += bytes;
+		f->bytes += bytes;
 	}
 }
 
@@ -170,8 +166,8 @@ static void begin_measure(struct xp_worker *w)
 		struct xp_flow *f = w->live[i];
 
 		f->bytes = f->trans = 0;
-		if (w->t->rr && w->run->role == XP_ROLE_CLIENT && w->t->persistent)
-			move_outstanding(w, f);
+		if (w->side->measure)
+			w->side->measure(f);
 	}
 	w->t_go = w->now;
 	atomic_store_explicit(&w->warmed, 1, memory_order_release);

@@ -61,8 +61,9 @@ struct xp_flow;
 struct xp_worker;
 typedef void (*xp_io_fn)(struct xp_flow *f, uint32_t events);
 
-struct xp_seqwin; /* UDP receive window: common/engine/seqwin.h */
-
+/* One flow: what every engine shares.  An engine keeps its own state
+ * behind it (xp_flow_state, side->state bytes, zeroed when the flow is
+ * taken), so a stream flow carries no request/response fields. */
 struct xp_flow {
 	int fd;
 	uint32_t idx;       /* flow index within the test */
@@ -70,25 +71,30 @@ struct xp_flow {
 	uint32_t events;    /* epoll events currently registered */
 	struct xp_worker *w;
 	xp_io_fn on_io;     /* swapped as the flow changes state */
-	uint8_t stopping, registered, phase, pad;
-	uint64_t txoff, rxoff; /* progress in the current message */
-	uint64_t owed;      /* RR server: response bytes still to send */
-	uint64_t t0;        /* RR: when the outstanding request started */
-	uint64_t seq;       /* UDP: next sequence number; RR: request id */
-	uint64_t bytes, trans;
-	uint64_t next_send;  /* pacing: earliest time of the next send */
-	uint64_t *ring;      /* RR burst > 1: issue times (UDP: + ids) */
-	uint32_t rhead, rcount;
-	uint32_t zc_next;    /* MSG_ZEROCOPY: sends issued */
-	struct xp_seqwin *win;
+	uint8_t stopping;   /* STOP seen: finish what is under way */
+	uint64_t bytes, trans; /* for per-flow reports */
+	uint64_t next_send; /* pacing and --rate: earliest time of the next send */
 	struct xp_flow *next_free;
+	unsigned char state[] __attribute__((aligned(16)));
 };
 
+static inline void *xp_flow_state(struct xp_flow *f)
+{
+	return f->state;
+}
+
 struct xp_side_ops {
-	void (*add)(struct xp_flow *f);  /* flow given to the worker */
-	void (*go)(struct xp_flow *f);   /* test starts (may be NULL) */
-	void (*stop)(struct xp_flow *f); /* duration over: finish gracefully */
-	void (*tick)(struct xp_flow *f); /* every few ms, if not NULL */
+	size_t state;                     /* bytes of engine state per flow */
+	void (*add)(struct xp_flow *f);   /* flow given to the worker */
+	void (*go)(struct xp_flow *f);    /* test starts (may be NULL) */
+	void (*stop)(struct xp_flow *f);  /* duration over: finish gracefully */
+	void (*tick)(struct xp_flow *f);  /* every few ms, if not NULL */
+	/* The flow is finishing (may be NULL): release what add took and
+	 * fold the flow's own counts into the worker's. */
+	void (*close)(struct xp_flow *f);
+	/* The warm-up is over (may be NULL): what the flow has under way
+	 * completes in the measured part, so count its sending there. */
+	void (*measure)(struct xp_flow *f);
 };
 
 /* The callbacks a side of a test runs (the engine column of
@@ -200,6 +206,10 @@ void xp_flow_fail(struct xp_flow *f, int errnum);
 /* Note a recoverable problem (the first one is reported; `what` may be
  * NULL); the flow goes on. */
 void xp_flow_warn(struct xp_flow *f, const char *what, int errnum);
+/* At the end of the warm-up: `bytes` and `dgrams` the flow sent in it
+ * belong to requests that complete in the measured part: count them
+ * there (side->measure). */
+void xp_worker_move_sent(struct xp_flow *f, uint64_t bytes, uint64_t dgrams);
 struct xp_flow *xp_flow_alloc(struct xp_worker *w, int fd, uint32_t idx);
 
 #endif
