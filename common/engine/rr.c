@@ -63,8 +63,8 @@ static void cli_tx(struct xp_flow *f)
 		xp_flow_fail(f, n < 0 ? errno : EPIPE);
 		return;
 	}
-	if (f->events & EPOLLOUT)
-		xp_flow_watch(f, EPOLLIN);
+	if ((f->events & EPOLLOUT) && xp_flow_watch(f, EPOLLIN))
+		xp_flow_fail(f, errno);
 }
 
 /* Issue one request at w->now: its start time goes into the ring (a FIFO
@@ -235,8 +235,8 @@ static void srv_flush(struct xp_flow *f)
 		xp_flow_fail(f, n < 0 ? errno : EPIPE);
 		return;
 	}
-	if (f->events & EPOLLOUT)
-		xp_flow_watch(f, EPOLLIN);
+	if ((f->events & EPOLLOUT) && xp_flow_watch(f, EPOLLIN))
+		xp_flow_fail(f, errno);
 }
 
 static void srv_io(struct xp_flow *f, uint32_t events)

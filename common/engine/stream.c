@@ -99,8 +99,8 @@ static void tx_io(struct xp_flow *f, uint32_t events)
 		xp_flow_fail(f, n < 0 ? errno : EPIPE);
 		return;
 	}
-	if (!(f->events & EPOLLOUT))
-		xp_flow_watch(f, EPOLLOUT);
+	if (!(f->events & EPOLLOUT) && xp_flow_watch(f, EPOLLOUT))
+		xp_flow_fail(f, errno);
 }
 
 static void tx_add(struct xp_flow *f)

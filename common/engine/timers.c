@@ -4,6 +4,7 @@
  * pacing and schedule arithmetic that puts flows to sleep. */
 #include "common/engine/worker.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <sys/epoll.h>
 
@@ -76,8 +77,9 @@ void xp_flow_sleep_until(struct xp_flow *f, uint64_t when)
 	struct xp_timer t = { when, f };
 	uint32_t before = f->w->ntimers;
 
-	if (f->events & EPOLLOUT)
-		xp_flow_watch(f, f->events & ~(uint32_t)EPOLLOUT);
+	/* a flow left watching EPOLLOUT only wakes early, and sleeps again */
+	if ((f->events & EPOLLOUT) && xp_flow_watch(f, f->events & ~(uint32_t)EPOLLOUT))
+		xp_flow_warn(f, "epoll_ctl", errno);
 	heap_push(f->w, t);
 	if (f->w->ntimers == before)
 		f->w->c.errors++;

@@ -222,8 +222,8 @@ static void tx_io(struct xp_flow *f, uint32_t events)
 			return;
 		r = us(f)->phase ? send_gso(f, n) : send_batch(f, n);
 	}
-	if (r >= 0 && !(f->events & EPOLLOUT))
-		xp_flow_watch(f, EPOLLOUT);
+	if (r >= 0 && !(f->events & EPOLLOUT) && xp_flow_watch(f, EPOLLOUT))
+		xp_flow_fail(f, errno);
 }
 
 static void tx_add(struct xp_flow *f)

@@ -370,11 +370,15 @@ static void direct_loop(struct xp_worker *w)
 	int fd = f->fd;
 	uint32_t events = f->events;
 
-	if ((timed && setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv))) ||
-	    xp_set_nonblock(fd, 0))
-		return;
 	/* out of the epoll set too: its callback would run on every packet */
-	xp_flow_watch(f, 0);
+	if ((timed && setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv))) ||
+	    xp_flow_watch(f, 0))
+		return;
+	if (xp_set_nonblock(fd, 0)) {
+		if (xp_flow_watch(f, events))
+			xp_flow_fail(f, errno);
+		return;
+	}
 	w->direct = 1;
 	/* from here a request comes with a kick; one that came before is seen
 	 * by the first look at w->asks below (both sides order their store
@@ -401,7 +405,8 @@ static void direct_loop(struct xp_worker *w)
 		tv.tv_sec = tv.tv_usec = 0;
 		if (timed)
 			setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-		xp_flow_watch(f, f->events ? f->events : events);
+		if (xp_flow_watch(f, f->events ? f->events : events))
+			xp_flow_fail(f, errno);
 	}
 }
 

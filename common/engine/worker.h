@@ -200,7 +200,10 @@ void xp_spin_until(uint64_t when);
  * moment t stay within half a burst of rate x t.  After sending, advance
  * f->next_send by xp_pace_ns(bytes sent). */
 int xp_flow_pace(struct xp_flow *f, uint64_t bytes);
-int xp_flow_watch(struct xp_flow *f, uint32_t events);
+/* Watch the flow's socket for `events` (0: take it out of the epoll set).
+ * -1 with errno when epoll_ctl fails: the caller decides (fail the flow,
+ * or for TCP_CRR retry), so the result must be looked at. */
+int xp_flow_watch(struct xp_flow *f, uint32_t events) __attribute__((warn_unused_result));
 void xp_flow_finish(struct xp_flow *f);   /* close, mark done */
 void xp_flow_fail(struct xp_flow *f, int errnum);
 /* Note a recoverable problem (the first one is reported; `what` may be
