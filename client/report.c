@@ -37,6 +37,7 @@ static int is_rr(int t)
 /* Stream tests: who sent and who received, with their own clocks. */
 struct sides {
 	uint64_t sent, recv, sent_ns, recv_ns;
+	uint64_t retrans; /* the sender's TCP retransmissions (RR: both ends') */
 };
 
 static void stream_sides(const struct xp_client_result *r, struct sides *s)
@@ -46,11 +47,13 @@ static void stream_sides(const struct xp_client_result *r, struct sides *s)
 		s->sent_ns = r->remote.elapsed_ns ? r->remote.elapsed_ns : r->local.active_ns;
 		s->recv = r->local.c.bytes_received;
 		s->recv_ns = r->local.elapsed_ns;
+		s->retrans = r->remote.tcp.retrans;
 	} else {
 		s->sent = r->local.c.bytes_sent;
 		s->sent_ns = r->local.active_ns;
 		s->recv = r->remote.c.bytes_received;
 		s->recv_ns = r->remote.elapsed_ns ? r->remote.elapsed_ns : r->local.active_ns;
+		s->retrans = r->local.tcp.retrans;
 	}
 }
 
@@ -66,6 +69,7 @@ static void sides_of(const struct xp_client_result *r, struct sides *s)
 	s->sent_ns = r->local.active_ns;
 	s->recv = r->remote.c.bytes_received;
 	s->recv_ns = r->local.active_ns;
+	s->retrans = r->local.tcp.retrans + r->remote.tcp.retrans;
 }
 
 double xp_report_received_bps(const struct xp_client_result *r)
@@ -320,12 +324,17 @@ void xp_report_json_start(struct xp_json *j, const struct xp_opts *o,
 	xp_json_obj_close(j);
 }
 
-static void json_sum(struct xp_json *j, const char *key, uint64_t bytes, uint64_t ns)
+/* iperf3's end.sum_sent / sum_received; TCP tests add the sender's
+ * retransmits to sum_sent, where iperf3 puts them. */
+static void json_sum(struct xp_json *j, const char *key, uint64_t bytes, uint64_t ns,
+		     const uint64_t *retrans)
 {
 	xp_json_obj_open(j, key);
 	xp_json_u64(j, "bytes", bytes);
 	xp_json_dbl(j, "seconds", secs(ns));
 	xp_json_dbl(j, "bits_per_second", per_sec(bytes, ns) * 8);
+	if (retrans)
+		xp_json_u64(j, "retransmits", *retrans);
 	xp_json_obj_close(j);
 }
 
@@ -421,6 +430,7 @@ static void json_side(struct xp_json *j, const char *key, const struct xp_side_r
 	xp_json_u64(j, "datagrams_received", c->datagrams_received);
 	xp_json_u64(j, "transactions", c->transactions);
 	xp_json_u64(j, "errors", c->errors);
+	xp_json_u64(j, "retransmits", r->tcp.retrans);
 	xp_json_u64(j, "cpu_user_us", r->cpu_user_us);
 	xp_json_u64(j, "cpu_system_us", r->cpu_sys_us);
 	json_cpus(j, "worker_cpus", r->cpus);
@@ -502,8 +512,8 @@ void xp_report_json_end(struct xp_json *j, const struct xp_opts *o,
 
 	xp_json_obj_open(j, key);
 	sides_of(r, &s);
-	json_sum(j, "sum_sent", s.sent, s.sent_ns);
-	json_sum(j, "sum_received", s.recv, s.recv_ns);
+	json_sum(j, "sum_sent", s.sent, s.sent_ns, is_udp(r->test) ? NULL : &s.retrans);
+	json_sum(j, "sum_received", s.recv, s.recv_ns, NULL);
 	if (is_rr(r->test))
 		json_rr(j, o, r);
 	if (is_udp(r->test))
