@@ -452,6 +452,7 @@ static void json_tcp_totals(struct xp_json *j, const char *key, const struct xp_
 	xp_json_u64(j, "retransmits", t->retrans);
 	xp_json_dbl(j, "rtt_us_mean", xp_tcp_rtt_us_mean(t));
 	xp_json_dbl(j, "rttvar_us_mean", xp_tcp_rttvar_us_mean(t));
+	xp_json_u64(j, "rtt_us_min", t->rtt_us_min);
 	xp_json_u64(j, "rtt_us_max", t->rtt_us_max);
 	xp_json_u64(j, "cwnd_min_segments", t->cwnd_min);
 	xp_json_u64(j, "cwnd_max_segments", t->cwnd_max);

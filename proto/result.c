@@ -46,7 +46,7 @@ void xp_tcp_totals_merge(struct xp_tcp_totals *dst, const struct xp_tcp_totals *
 void xp_tcp_totals_add(struct xp_tcp_totals *t, const struct xp_tcp_flow *f)
 {
 	struct xp_tcp_totals one = {
-		.flows = 1, .retrans = f->retrans, .rtt_us_max = f->rtt_us,
+		.flows = 1, .retrans = f->retrans, .rtt_us_max = f->rtt_us, .rtt_us_min = f->rtt_us,
 		.cwnd_min = f->cwnd, .cwnd_max = f->cwnd, .mss = f->mss,
 		.delivery_rate_bps = f->delivery_rate_bps, .rtt_us_sum = f->rtt_us,
 		.rttvar_us_sum = f->rttvar_us,
