@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The client command: runs the test (--iterations times), prints the
  * chosen output (human, --json, --json-stream), interval reports, --slo
  * verdicts and the --histogram file, and decides the exit status. */

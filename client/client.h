@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The client side of a test: control conversation, data flows, workers,
  * and the merged result of both ends. */
 #ifndef XP_CLIENT_H

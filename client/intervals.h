@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Interval reports: every -i seconds the client's workers snapshot their
  * counters and histograms; the difference from the previous snapshot is
  * one interval, per flow and in sum. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* netperf compatibility: xperf accepts netperf 2.7's command line and
  * prints what netperf prints, so scripts written for netperf keep working
  * against an `xperf -s` server.

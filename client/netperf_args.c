@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* netperf's command line -> struct xp_np_cfg and the struct xp_opts of
  * the run.  The two option tables (global, and test-specific after "--")
  * are in client/netperf_options.c; the parser and the usage text here are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The numbers netperf derives from a run: throughput in the -f units,
  * CPU utilisation, service demand, and the confidence loop of -i/-I.
  *

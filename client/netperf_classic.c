@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* netperf's classic output: the table each legacy test name prints when
  * no -o/-k/-O is given.  Column headings, widths and even trailing blanks
  * are reproduced because scripts cut fields out of these lines.  -v 0

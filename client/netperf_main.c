@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* `netperf` (or `xperf --netperf-args`): parse netperf's command line,
  * find what the output needs from this host (socket buffer sizes, CPU
  * count, congestion control, the server's address), run the test once or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* netperf's options: the global table and the test-specific one (after
  * "--"), each row naming the letter, its argument and what it does, with
  * the functions that apply them to struct xp_np_cfg.  The parser and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* netperf's two option tables (global, and test-specific after "--"),
  * shared by the parser and usage text in client/netperf_args.c and
  * defined, with what each option does, in client/netperf_options.c.

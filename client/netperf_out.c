@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* netperf's output selectors and the -o (CSV), -k (NAME=value) and -O
  * (columns) printers.  Every selector is one row of the table below: its
  * name, the up-to-four header lines netperf shows (joined by spaces they

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Turning a test's result into the human summary or the JSON document. */
 #ifndef XP_REPORT_H
 #define XP_REPORT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 #include "client/report_live.h"
 
 #include <errno.h>

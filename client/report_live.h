@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Report pieces beyond the final summary: interval lines and objects,
  * --json-stream events, --slo verdicts and the --histogram CSV. */
 #ifndef XP_REPORT_LIVE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Service-level objectives: "p99<=200us,p50<=80us,rate>=10000,
  * throughput>=5G,loss<=0.1%,retransmits<=10".  Parsed into bounds in
  * canonical units, evaluated against measured values supplied by the

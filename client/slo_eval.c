@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 #include "client/slo_eval.h"
 
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Evaluating --slo bounds against a test's result. */
 #ifndef XP_SLO_EVAL_H
 #define XP_SLO_EVAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Statistics over repeated runs (--iterations, netperf -i/-I): mean,
  * median, sample standard deviation and the confidence interval of the
  * mean from Student's t distribution.  Pure functions. */

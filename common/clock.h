@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Monotonic time in nanoseconds: the only clock the hot paths read. */
 #ifndef XP_CLOCK_H
 #define XP_CLOCK_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* CPU placement and CPU-time accounting. */
 #ifndef XP_CPU_H
 #define XP_CPU_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Control-channel I/O: one whole message at a time, with a deadline, on a
  * blocking or non-blocking socket.  The codec itself is in proto/. */
 #ifndef XP_CTL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Error reporting for library-style code: functions never print or exit;
  * they fill a caller-owned struct xp_err and return -1.  The message names
  * what failed and with which value, e.g. "connect 10.0.0.2:5310: Connection

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Process exit statuses: part of the interface, documented in xperf(1). */
 #ifndef XP_EXITCODES_H
 #define XP_EXITCODES_H

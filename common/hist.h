@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Log-linear latency histogram with bounded relative error.
  *
  * Values (nanoseconds, uint64_t) below 2^XP_HIST_SUB_BITS are stored

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Minimal streaming JSON writer into a growable buffer.  Never emits NaN
  * or Infinity (non-finite doubles become null) and escapes strings fully,
  * so the output always parses.  Usage:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Server log: one line per event, with a timestamp, to a FILE (or none). */
 #ifndef XP_LOG_H
 #define XP_LOG_H

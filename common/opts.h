@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Command-line options: struct, parser, defaults and --help, all generated
  * from common/opts.def so they cannot disagree. */
 #ifndef XP_OPTS_H

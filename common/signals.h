@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Signals are never handled asynchronously: SIGINT, SIGTERM and SIGHUP are
  * blocked (before any thread starts, so every thread inherits the mask)
  * and read from a signalfd by whoever waits; SIGPIPE is ignored. */

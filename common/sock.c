@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 #include "common/sock.h"
 
 #include <arpa/inet.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Socket helpers.  Each returns a file descriptor or 0 on success, or -1
  * with a message naming the call, the address and the reason. */
 #ifndef XP_SOCK_H

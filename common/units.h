@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Parsing of sizes, counts, durations and CPU lists from the command line
  * and the wire.  Pure functions: no printing, errors in struct xp_err. */
 #ifndef XP_UNITS_H

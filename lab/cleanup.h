@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* xperf lab --cleanup: remove what killed lab runs left behind.  Every
  * lab namespace is named xperf-<pid>-<letter> and every link it made lives
  * inside one (none in the root namespace), so removing the namespaces of

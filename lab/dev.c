@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 #include "lab/dev.h"
 
 #include <dirent.h>

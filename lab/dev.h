@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Knobs that are not rtnetlink: interface index and ethtool offloads
  * through ioctls on a socket of the namespace, RPS/XPS masks through the
  * namespace's sysfs, sysctls through its /proc/sys/net. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 #include "lab/exec.h"
 
 #include <errno.h>

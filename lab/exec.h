@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Executing a plan: rtnetlink and the other knobs, in the namespaces the
  * plan creates, remembering what was made so teardown removes exactly
  * that (also after a failure half-way). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Knobs as plan steps: sysctls in both end namespaces, offloads on every
  * link the lab made but a bridge itself, RPS/XPS masks on every veth end, and the egress
  * rate limit on both test devices (so both directions are shaped). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* xperf lab: build network namespaces joined by a chosen topology (veth,
  * bridge, macvlan, ipvlan, vxlan) with rtnetlink, measure xperf tests
  * across them, print one comparison table, remove everything made.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* xperf lab's driver: options, root check, --dry-run, --cleanup, and the
  * matrix of topologies x tests with teardown on every path.  SIGINT,
  * SIGTERM and SIGHUP are blocked before any thread exists and read from a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Named network namespaces, kept the way iproute2 keeps them so that
  * `ip netns` sees them: /run/netns/NAME is a bind mount of the namespace
  * (made by unshare(CLONE_NEWNET) in a short-lived helper thread), and

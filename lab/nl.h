@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Minimal rtnetlink: a message builder with nested attributes (pure, so
  * unit-tested byte for byte), the parser of the kernel's acknowledgement
  * (with its extended-ack text when present), and one blocking exchange on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* xperf lab's command line: its own options (lab/lab_opts.def), and the
  * rest handed to the main option parser once per test, so every test
  * option (-l, -m, -P, --nodelay, --json ...) means what it means for a

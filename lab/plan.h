@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A lab set-up as data: the list of steps that build one topology with
  * its knobs.  The same plan is executed through rtnetlink (lab/exec.c)
  * and rendered as equivalent ip/tc/sysctl commands for --dry-run

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* --dry-run: the plan as the ip, tc, ethtool and sysctl commands that do
  * the same by hand.  Pure text; nothing is touched. */
 #include "lab/render.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* --dry-run output: a plan as equivalent shell commands (ip, tc,
  * ethtool, sysctl), one per line, that a user can run by hand as root. */
 #ifndef XP_LAB_RENDER_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The lab's result: one row per topology and test, printed as one
  * comparison table or as one JSON document. */
 #ifndef XP_LAB_REPORT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* rtnetlink requests for the lab's steps, built as messages (pure: no
  * socket, so unit tests can check them) and sent by lab/exec.c. */
 #ifndef XP_LAB_RTNL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* One measurement inside a lab: an xperf server in one namespace, the
  * client in another, each in threads of its own that entered their
  * namespace with setns() (threads they start inherit it), while the

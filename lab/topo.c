@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The topologies: each is a function that appends the steps building it
  * to a plan.  Client in namespace "a", server in "b"; "c" holds what sits
  * in between (a bridge, a macvlan/ipvlan parent).  Test addresses are

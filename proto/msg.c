@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Control-channel codec.  Each message type is described by a table of
  * field descriptors (tag, kind, offset in struct xp_msg, buffer size);
  * one generic encoder and one generic decoder walk those tables, so adding

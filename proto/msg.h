@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Control-channel messages: typed structs and their pure wire codec.
  *
  * Every message is a 12-byte header followed by a body of TLV fields:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The accept loop.  One thread owns the listening sockets and the registry
  * of sessions.  A new TCP connection is classified by its first bytes
  * (peeked, so a control session gets its stream untouched): "XPCT" starts a

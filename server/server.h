@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The xperf server: one TCP port for control and data (and the same UDP
  * port for UDP data), any number of tests at once up to --max-tests, each
  * isolated in its own session thread and worker threads. */

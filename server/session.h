@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* One test on the server: its control connection, handled by a thread of
  * its own, and its worker threads.  The accept loop (server.c) owns the
  * registry of sessions and routes data connections to a session's workers

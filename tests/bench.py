@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """xperf performance benchmark (root only; not part of `make check`).
 
 Runs shared/bench/sidebyside.py (xperf beside iperf3, sockperf and the

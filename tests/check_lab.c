@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* xperf lab's pure parts: the netlink message builder and ack parser,
  * rtnetlink request layout, topology plans, --dry-run rendering and the
  * lab's option parsing. */

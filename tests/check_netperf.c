@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* netperf compatibility: command lines taken from scripts translate into
  * the right xperf run, and the printers produce netperf's exact shapes
  * from a synthetic result. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Option table: defaults, parsing, validation and --help agree. */
 #include <check.h>
 #include <stdarg.h>

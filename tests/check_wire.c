@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Unit tests for the control-protocol codec (proto/msg.c).
  * Tag numbers are written out literally here on purpose: they are the wire
  * contract documented in proto/PROTOCOL.md, and a test that borrowed them

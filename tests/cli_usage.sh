@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Command-line errors and connection failures: one clear line, the
 # documented exit status, and exactly one JSON document with --json.
 . "${srcdir:-.}/tests/lib.sh"

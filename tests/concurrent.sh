@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # One server, several tests at the same time, each isolated; a server at
 # its --max-tests limit refuses the next client with a reason.
 . "${srcdir:-.}/tests/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Each fast path works (not how fast): UDP GSO/GRO and its fallback, spin
 # mode, MSG_ZEROCOPY completions, pacing within 5% at a low rate, RR burst.
 . "${srcdir:-.}/tests/lib.sh"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* libFuzzer target for the control-protocol codec.  Not part of the
  * build; run by hand:
  *   clang -fsanitize=fuzzer,address -I. tests/fuzz_wire.c proto/msg.c \

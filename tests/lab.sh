@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # xperf lab: every topology this kernel supports is built, measured and
 # torn down without leftovers; a killed run is cleaned by --cleanup; an
 # unsupported topology fails its own row only; --dry-run output run by

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Shared helpers for the integration tests (sourced by tests/*.sh).
 # Environment: XPERF (binary), srcdir (source tree); both set by `make check`.
 XPERF=${XPERF:-./xperf}

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Every test type over loopback against a real server, asserting relations
 # between what the two ends counted.
 . "${srcdir:-.}/tests/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Many flows per thread: 1,000 TCP_RR flows on 2 threads each side, and
 # 200 UDP_RR flows, with both ends' counts agreeing.
 . "${srcdir:-.}/tests/lib.sh"

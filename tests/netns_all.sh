@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Every test type between two network namespaces joined by a veth pair,
 # as between two hosts.  Needs root and `ip netns`; skipped (77) otherwise.
 . "${srcdir:-.}/tests/lib.sh"

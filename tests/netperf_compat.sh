@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # netperf compatibility against a real `xperf -s` on loopback: command
 # lines from netperf scripts run through `xperf --netperf-args` (and a
 # `netperf` symlink), and their output is checked field by field against

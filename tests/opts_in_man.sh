@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Every option that `xperf --help` lists must be documented in man/xperf.1:
 # the OPTIONS section must have an entry (a .TP tag line) that carries its
 # long form and, when it has one, its short form.  And every --long option

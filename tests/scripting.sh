@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Script-facing behaviour: SLO exit statuses, --json-stream lines arriving
 # during the run, interval reports, iterations, percentiles, the histogram
 # CSV and the fixed-rate schedule.

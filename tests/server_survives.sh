@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # The server keeps serving through hostile and broken clients: garbage
 # bytes, a truncated control message, an oversized length, a wrong protocol
 # version, a silent control connection, requests over its limits, and a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* TCP connect/request/response/close.  Each transaction opens a new
  * connection whose first bytes are the data hello (so the server's single
  * port can route it to this test) followed by the request, in one send.

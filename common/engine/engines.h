@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The traffic engines behind the test table (common/tests.def, common/engine/table.c).  Each is a
  * set of xp_side_ops callbacks; the flow's on_io handler is swapped as the
  * flow moves between states rather than switching on a state field. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Each worker thread owns a private file descriptor table.  In a process
  * whose threads share one table, every system call on a descriptor takes
  * and drops a reference on the open file (an atomic operation each way);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A worker's flows: taking one (from the worker's free list) into its
  * live array, watching its socket in the worker's epoll set, and finishing
  * it, with the errors it reports.  A TCP flow's TCP_INFO is read as it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 #include "common/engine/mailbox.h"
 
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A server worker's mailbox: how the accept thread hands it a connected
  * socket, as a descriptor number in the table they share, over a pipe.
  * (Server workers keep the process's table; see common/engine/fdtable.h.  An

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Send pacing: a token bucket over the flow's own clock, so the achieved
  * rate converges on the target however coarse the sleeps are, and no burst
  * exceeds the configured size. */

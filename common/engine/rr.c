@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* TCP request/response on persistent connections.  The client keeps one
  * request (--burst N: N requests) outstanding per flow and times each from
  * its issue to the last byte of its response, reusing the completion time

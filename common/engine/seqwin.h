@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Receiver-side accounting of UDP sequence numbers: unique datagrams,
  * out-of-order arrivals and duplicates, exact within a sliding window of
  * XP_SEQWIN_BITS sequence numbers below the highest seen (older arrivals

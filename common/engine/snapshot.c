@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A worker's interval snapshots: the controlling thread asks for one
  * (xp_worker_snap_request), the worker copies its counters, histogram and
  * per-flow totals (with each TCP flow's retransmissions so far) into

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* TCP bulk transfer.  The sender writes -m bytes per send() until the
  * socket is full and waits for EPOLLOUT; at STOP it shuts down its write
  * side, so the receiver, which reads until end of stream, counts every

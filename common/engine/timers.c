@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A worker's timers: flows asleep until a time of their own (paced
  * streams, RR on a --rate schedule) wait in a per-worker min-heap, and the
  * worker's loop wakes them when it is due (xp_run_timers).  Also the

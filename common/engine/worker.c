@@ -1,9 +1,10 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The worker thread itself: its setup and buffers, the commands it takes
  * from the controlling thread (start, stop, warm-up over), the epoll loop,
- * direct mode (one RR flow on a blocking socket, woken by a signal), its
- * private descriptor table, and start/join/mail/destroy.  The flows it
- * runs are in common/flow.c, its timers in common/timers.c, its interval
- * snapshots in common/snapshot.c. */
+ * its private descriptor table, and start/join/mail/destroy.  The flows it
+ * runs are in common/engine/flow.c, direct mode (one RR flow on a blocking
+ * socket) in direct.c, its timers in timers.c, its interval snapshots in
+ * snapshot.c. */
 #include "common/engine/worker.h"
 
 #include <errno.h>
@@ -211,7 +212,7 @@ void xp_worker_measure(struct xp_worker *w)
 	xp_worker_ask(w);
 }
 
-static void on_cmd(struct xp_worker *w)
+void xp_worker_on_cmd(struct xp_worker *w)
 {
 	uint64_t v;
 	int cmd;
@@ -243,7 +244,7 @@ static void on_cmd(struct xp_worker *w)
 	}
 }
 
-static void tick(struct xp_worker *w)
+void xp_worker_tick(struct xp_worker *w)
 {
 	uint32_t i;
 
@@ -254,7 +255,7 @@ static void tick(struct xp_worker *w)
 			w->side->tick(w->live[i]);
 }
 
-static int finished(const struct xp_worker *w)
+int xp_worker_finished(const struct xp_worker *w)
 {
 	if (atomic_load_explicit(&w->cmd, memory_order_relaxed) == XP_CMD_ABORT)
 		return 1;
@@ -269,7 +270,7 @@ static void dispatch(struct xp_worker *w, struct epoll_event *ev, int n)
 		void *p = ev[i].data.ptr;
 
 		if (p == &tag_cmd)
-			on_cmd(w);
+			xp_worker_on_cmd(w);
 		else if (p == &tag_mbox)
 			take_mail(w);
 		else
@@ -313,109 +314,12 @@ static int wait_events(struct xp_worker *w, struct epoll_event *ev, int slow)
 	return n;
 }
 
-/* Direct mode: a worker with one request/response flow and nothing else
- * to watch skips epoll and lets the flow's recv block, as the leanest
- * blocking loop would, saving an epoll_wait per wake-up.  Commands and
- * snapshot requests are seen between transactions, and a worker blocked
- * on a silent peer is woken by a signal (xp_worker_kick), not by a
- * receive timeout: SO_RCVTIMEO arms and cancels a kernel timer on every
- * blocking wait, which cost 1.5% of the same-CPU TCP_RR rate here (a
- * 10 ms timeout cost 2-3%).  Only a UDP_RR client keeps one, as its
- * --rr-timeout: that is how it sees a lost request.  Leaving restores
- * the non-blocking socket and its epoll entry. */
-#define WAKE_SIG SIGURG /* ignored by default: a stray one is harmless */
-
-static void wake_handler(int sig)
-{
-	(void)sig; /* only there to make a blocking recv return EINTR */
-}
-
-/* The signal disposition is per process: set once, before any worker runs. */
-static pthread_once_t wake_once = PTHREAD_ONCE_INIT;
-
-static void wake_install(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = wake_handler; /* no SA_RESTART: recv must return */
-	sigemptyset(&sa.sa_mask);
-	sigaction(WAKE_SIG, &sa, NULL);
-}
-
-void xp_worker_kick(struct xp_worker *w)
-{
-	if (w->started && atomic_load(&w->in_direct))
-		pthread_kill(w->thr, WAKE_SIG);
-}
-
-static int direct_ok(const struct xp_worker *w)
-{
-	const struct xp_run *r = w->run;
-
-	return w->going && !w->stopping && w->nlive == 1 && w->t->rr && !r->spin &&
-	       !(w->live[0]->events & EPOLLOUT) && /* a send is waiting for room */
-	       w->t->persistent && r->burst == 1 && !r->sched_ns && !w->ntimers;
-}
-
-static void direct_loop(struct xp_worker *w)
-{
-	struct xp_flow *f = w->live[0];
-	/* UDP has no end of stream to wake a server at the end, and a client
-	 * must see its request time out: both wait at most --rr-timeout */
-	int timed = w->t->udp && w->run->role == XP_ROLE_CLIENT;
-	uint64_t wait = w->run->rr_timeout_ns;
-	struct timeval tv = { (time_t)(wait / XP_NS_PER_SEC),
-			      (suseconds_t)(wait % XP_NS_PER_SEC / 1000) };
-	int fd = f->fd;
-	uint32_t events = f->events;
-
-	/* out of the epoll set too: its callback would run on every packet */
-	if ((timed && setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv))) ||
-	    xp_flow_watch(f, 0))
-		return;
-	if (xp_set_nonblock(fd, 0)) {
-		if (xp_flow_watch(f, events))
-			xp_flow_fail(f, errno);
-		return;
-	}
-	w->direct = 1;
-	/* from here a request comes with a kick; one that came before is seen
-	 * by the first look at w->asks below (both sides order their store
-	 * before their load) */
-	atomic_store(&w->in_direct, 1);
-	while (w->nlive == 1 && w->live[0] == f && !finished(w)) {
-		uint64_t before = w->c.transactions;
-
-		if (atomic_load(&w->asks) != w->asks_seen)
-			on_cmd(w);
-		if (w->stopping)
-			break;
-		f->on_io(f, EPOLLIN);
-		if (f->fd == fd && (f->events & EPOLLOUT))
-			break; /* the socket is full: epoll says when it has room */
-		if (w->c.transactions == before && w->ticking && f->fd >= 0) {
-			w->now = xp_now_ns();
-			tick(w);
-		}
-	}
-	atomic_store(&w->in_direct, 0);
-	if (f->fd == fd) {
-		xp_set_nonblock(fd, 1);
-		tv.tv_sec = tv.tv_usec = 0;
-		if (timed)
-			setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-		if (xp_flow_watch(f, f->events ? f->events : events))
-			xp_flow_fail(f, errno);
-	}
-}
-
 static void loop(struct xp_worker *w)
 {
 	struct epoll_event ev[EV_BATCH];
 	uint64_t next_tick = 0;
 
-	while (!finished(w)) {
+	while (!xp_worker_finished(w)) {
 		int slow = w->stopping || (w->ticking && w->going);
 		int n = wait_events(w, ev, slow);
 
@@ -423,8 +327,8 @@ static void loop(struct xp_worker *w)
 			break;
 		if (n > 0)
 			dispatch(w, ev, n);
-		if (direct_ok(w))
-			direct_loop(w);
+		if (xp_direct_ok(w))
+			xp_direct_loop(w);
 		if (w->ntimers) {
 			w->now = xp_now_ns();
 			xp_run_timers(w);
@@ -436,7 +340,7 @@ static void loop(struct xp_worker *w)
 		if (n <= 0 || w->stopping)
 			w->now = xp_now_ns();
 		if (w->now >= next_tick) {
-			tick(w);
+			xp_worker_tick(w);
 			next_tick = w->now + TICK_MS * XP_NS_PER_MS;
 		}
 	}
@@ -480,11 +384,8 @@ static void *worker_main(void *arg)
 	struct xp_worker *w = arg;
 	struct xp_err err;
 	uint32_t i;
-	sigset_t wake;
 
-	sigemptyset(&wake);
-	sigaddset(&wake, WAKE_SIG);
-	pthread_sigmask(SIG_UNBLOCK, &wake, NULL);
+	xp_direct_unblock();
 	own_fdtable(w);
 	if (w->cpu >= 0 && xp_cpu_pin_self(w->cpu, &err))
 		snprintf(w->errmsg, sizeof(w->errmsg), "%s", err.msg);
@@ -520,7 +421,7 @@ int xp_worker_start(struct xp_worker *w, struct xp_err *err)
 	for (i = 0; i < w->nlive; i++)
 		if (w->live[i]->fd >= 0)
 			fds[n++] = w->live[i]->fd;
-	pthread_once(&wake_once, wake_install);
+	xp_direct_prepare();
 	atomic_store(&w->fds_state, FDS_STARTING);
 	rc = pthread_create(&w->thr, NULL, worker_main, w);
 	if (rc) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Worker threads: each pinned to one CPU, owning one epoll set, its flows,
  * its counters and its latency histogram.  Nothing on the per-send or
  * per-transaction path is shared with another thread: the controlling

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Internal to the worker's files (common/worker.c, flow.c, timers.c and
  * snapshot.c), not for engines or the client/server: the calls the
  * worker's loop makes into the other files.  What engines and the
@@ -14,5 +15,18 @@ void xp_worker_ask(struct xp_worker *w);
 void xp_run_timers(struct xp_worker *w);
 /* Take the snapshot asked for, if one is (common/snapshot.c). */
 void xp_take_snapshot(struct xp_worker *w);
+
+/* The worker's loop, for direct mode (common/engine/direct.c). */
+void xp_worker_on_cmd(struct xp_worker *w);   /* look at the commands posted */
+void xp_worker_tick(struct xp_worker *w);     /* every flow's tick callback */
+int xp_worker_finished(const struct xp_worker *w);
+/* Direct mode: a worker with one request/response flow blocks in its recv
+ * instead of epoll (common/engine/direct.c). */
+int xp_direct_ok(const struct xp_worker *w);
+void xp_direct_loop(struct xp_worker *w);
+/* Once per process, before any worker runs: the wake-up signal's handler. */
+void xp_direct_prepare(void);
+/* In each worker thread: let the wake-up signal in. */
+void xp_direct_unblock(void);
 
 #endif

@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* A worker's direct mode (see below), and the signal that wakes a worker
+ * blocked in it. */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+
+#include "common/clock.h"
+#include "common/engine/worker_int.h"
+
+/* Direct mode: a worker with one request/response flow and nothing else
+ * to watch skips epoll and lets the flow's recv block, as the leanest
+ * blocking loop would, saving an epoll_wait per wake-up.  Commands and
+ * snapshot requests are seen between transactions, and a worker blocked
+ * on a silent peer is woken by a signal (xp_worker_kick), not by a
+ * receive timeout: SO_RCVTIMEO arms and cancels a kernel timer on every
+ * blocking wait, which cost 1.5% of the same-CPU TCP_RR rate here (a
+ * 10 ms timeout cost 2-3%).  Only a UDP_RR client keeps one, as its
+ * --rr-timeout: that is how it sees a lost request.  Leaving restores
+ * the non-blocking socket and its epoll entry. */
+#define WAKE_SIG SIGURG /* ignored by default: a stray one is harmless */
+
+static void wake_handler(int sig)
+{
+	(void)sig; /* only there to make a blocking recv return EINTR */
+}
+
+/* The signal disposition is per process: set once, before any worker runs. */
+static pthread_once_t wake_once = PTHREAD_ONCE_INIT;
+
+static void wake_install(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = wake_handler; /* no SA_RESTART: recv must return */
+	sigemptyset(&sa.sa_mask);
+	sigaction(WAKE_SIG, &sa, NULL);
+}
+
+void xp_worker_kick(struct xp_worker *w)
+{
+	if (w->started && atomic_load(&w->in_direct))
+		pthread_kill(w->thr, WAKE_SIG);
+}
+
+int xp_direct_ok(const struct xp_worker *w)
+{
+	const struct xp_run *r = w->run;
+
+	return w->going && !w->stopping && w->nlive == 1 && w->t->rr && !r->spin &&
+	       !(w->live[0]->events & EPOLLOUT) && /* a send is waiting for room */
+	       w->t->persistent && r->burst == 1 && !r->sched_ns && !w->ntimers;
+}
+
+void xp_direct_loop(struct xp_worker *w)
+{
+	struct xp_flow *f = w->live[0];
+	/* UDP has no end of stream to wake a server at the end, and a client
+	 * must see its request time out: both wait at most --rr-timeout */
+	int timed = w->t->udp && w->run->role == XP_ROLE_CLIENT;
+	uint64_t wait = w->run->rr_timeout_ns;
+	struct timeval tv = { (time_t)(wait / XP_NS_PER_SEC),
+			      (suseconds_t)(wait % XP_NS_PER_SEC / 1000) };
+	int fd = f->fd;
+	uint32_t events = f->events;
+
+	/* out of the epoll set too: its callback would run on every packet */
+	if ((timed && setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv))) ||
+	    xp_flow_watch(f, 0))
+		return;
+	if (xp_set_nonblock(fd, 0)) {
+		if (xp_flow_watch(f, events))
+			xp_flow_fail(f, errno);
+		return;
+	}
+	w->direct = 1;
+	/* from here a request comes with a kick; one that came before is seen
+	 * by the first look at w->asks below (both sides order their store
+	 * before their load) */
+	atomic_store(&w->in_direct, 1);
+	while (w->nlive == 1 && w->live[0] == f && !xp_worker_finished(w)) {
+		uint64_t before = w->c.transactions;
+
+		if (atomic_load(&w->asks) != w->asks_seen)
+			xp_worker_on_cmd(w);
+		if (w->stopping)
+			break;
+		f->on_io(f, EPOLLIN);
+		if (f->fd == fd && (f->events & EPOLLOUT))
+			break; /* the socket is full: epoll says when it has room */
+		if (w->c.transactions == before && w->ticking && f->fd >= 0) {
+			w->now = xp_now_ns();
+			xp_worker_tick(w);
+		}
+	}
+	atomic_store(&w->in_direct, 0);
+	if (f->fd == fd) {
+		xp_set_nonblock(fd, 1);
+		tv.tv_sec = tv.tv_usec = 0;
+		if (timed)
+			setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+		if (xp_flow_watch(f, f->events ? f->events : events))
+			xp_flow_fail(f, errno);
+	}
+}
+
+void xp_direct_prepare(void)
+{
+	pthread_once(&wake_once, wake_install);
+}
+
+void xp_direct_unblock(void)
+{
+	sigset_t wake;
+
+	sigemptyset(&wake);
+	sigaddset(&wake, WAKE_SIG);
+	pthread_sigmask(SIG_UNBLOCK, &wake, NULL);
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* What the UDP engines (common/engine/udp.c, udp_rr.c) share. */
+#ifndef XP_ENGINE_UDP_INT_H
+#define XP_ENGINE_UDP_INT_H
+
+#include <stddef.h>
+#include <sys/socket.h>
+
+#include "common/engine/engines.h"
+
+#define XP_UDP_RX_VLEN 16 /* messages per recvmmsg */
+
+/* Batches for sendmmsg and recvmmsg: one area per worker, shared by its
+ * flows (used one call at a time). */
+struct xp_mmsg {
+	struct mmsghdr msgs[XP_UDP_BATCH];
+	struct iovec iov[XP_UDP_BATCH];
+	char ctl[XP_UDP_RX_VLEN][CMSG_SPACE(sizeof(int))];
+	char *bufs;
+	size_t bufsz;
+};
+
+/* The worker's batch area with receive buffers of at least bufsz bytes;
+ * NULL when out of memory. */
+struct xp_mmsg *xp_udp_mmsg_get(struct xp_worker *w, size_t bufsz);
+/* A datagram that is this test's data hello (a client repeats it until
+ * the server's flow socket echoes it). */
+int xp_udp_is_hello(const struct xp_worker *w, const void *buf, size_t n);
+/* A send or receive error that does not end a UDP flow: EAGAIN, EINTR,
+ * ECONNREFUSED (an ICMP error for an earlier datagram), ENOBUFS (a full
+ * device queue). */
+int xp_udp_soft_error(int e);
+
+#endif

@@ -1,0 +1,301 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* UDP request/response engines (UDP_RR).
+ *
+ * Requests carry the low min(8, req, rsp) bytes of a request id, which the
+ * server's response echoes, so a late answer to a request that already
+ * timed out is recognized and ignored; a request with no answer within
+ * --rr-timeout counts as lost and the flow goes on.  With --burst N a flow
+ * keeps N requests outstanding, each timed on its own. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+
+#include "common/clock.h"
+#include "common/engine/udp_int.h"
+#include "proto/be.h"
+
+#define MAX_SEGS XP_UDP_BATCH /* requests answered per wake-up */
+
+/* A UDP_RR flow's own state. */
+struct udp_rr_state {
+	uint64_t seq;       /* next request id */
+	uint64_t t0;        /* --rate: actual send of the scheduled request */
+	uint64_t *ring;     /* client: (issue time, id) per outstanding request */
+	uint32_t rcount;
+	uint8_t phase;      /* client: 2 while waiting for a --rate slot */
+};
+
+static struct udp_rr_state *us(struct xp_flow *f)
+{
+	return xp_flow_state(f);
+}
+
+/* ---- UDP_RR client: ring slots of (issue time, id), one per outstanding ---- */
+
+static size_t id_len(const struct xp_run *r)
+{
+	size_t k = r->req < r->rsp ? r->req : r->rsp;
+
+	return k < 8 ? k : 8;
+}
+
+static void put_id(uint8_t *p, uint64_t id, size_t k)
+{
+	uint8_t be[8];
+
+	xp_put64(be, id);
+	memcpy(p, be + 8 - k, k);
+}
+
+#define FREE_SLOT UINT64_MAX
+
+/* Issue a request into slot i.  Every issued request counts as sent; one
+ * the kernel refused will time out and count as lost. */
+static void rr_issue(struct xp_flow *f, uint32_t i)
+{
+	struct xp_worker *w = f->w;
+	uint64_t id = us(f)->seq++;
+	ssize_t n;
+
+	put_id((uint8_t *)w->txbuf, id, id_len(w->run));
+	us(f)->ring[2 * i] = w->now;
+	us(f)->ring[2 * i + 1] = id;
+	us(f)->rcount++;
+	w->c.datagrams_sent++;
+	n = send(f->fd, w->txbuf, w->run->req, MSG_DONTWAIT);
+	if (n >= 0) {
+		w->c.bytes_sent += (uint64_t)n;
+		f->bytes += (uint64_t)n;
+	}
+	else if (xp_udp_soft_error(errno))
+		w->c.errors++;
+	else
+		xp_flow_fail(f, errno);
+}
+
+/* --rate: issue at the flow's next slot on the schedule; the ring keeps
+ * the slot (latency from the intended send), us(f)->t0 the actual send. */
+static void rr_scheduled(struct xp_flow *f)
+{
+	struct xp_worker *w = f->w;
+	uint64_t actual = w->now;
+
+	f->next_send = xp_flow_next_slot(f, f->next_send);
+	if (f->next_send > w->now) {
+		us(f)->phase = 2; /* waiting for the slot */
+		xp_flow_sleep_precise(f, f->next_send);
+		return;
+	}
+	us(f)->t0 = actual;
+	w->now = f->next_send;
+	rr_issue(f, 0);
+	w->now = actual;
+}
+
+/* Slot i is answered or timed out: reuse it, or finish when stopping. */
+static void rr_release(struct xp_flow *f, uint32_t i)
+{
+	us(f)->ring[2 * i + 1] = FREE_SLOT;
+	us(f)->rcount--;
+	if (!f->stopping && f->w->run->sched_ns)
+		rr_scheduled(f);
+	else if (!f->stopping)
+		rr_issue(f, i);
+	else if (!us(f)->rcount)
+		xp_flow_finish(f);
+}
+
+static int rr_match(struct xp_flow *f, const uint8_t *buf, size_t n)
+{
+	size_t k = id_len(f->w->run);
+	uint8_t want[8];
+	uint32_t i;
+
+	if (n < k)
+		return -1;
+	for (i = 0; i < f->w->run->burst; i++) {
+		if (us(f)->ring[2 * i + 1] == FREE_SLOT)
+			continue;
+		put_id(want, us(f)->ring[2 * i + 1], k);
+		if (!memcmp(buf, want, k))
+			return (int)i;
+	}
+	return -1;
+}
+
+static void rr_io(struct xp_flow *f, uint32_t events)
+{
+	struct xp_worker *w = f->w;
+
+	if (us(f)->phase == 2 && (events & EPOLLOUT)) { /* the slot has come */
+		us(f)->phase = 0;
+		if (f->stopping) {
+			xp_flow_finish(f);
+			return;
+		}
+		xp_spin_until(f->next_send);
+		w->now = us(f)->t0 = xp_now_ns();
+		w->now = f->next_send;
+		rr_issue(f, 0);
+		w->now = us(f)->t0;
+		return;
+	}
+	/* a bounded batch: in the worker's direct mode recv blocks, and the
+	 * worker must get back to its commands now and then */
+	for (int k = 0; k < 64 && f->fd >= 0; k++) {
+		ssize_t n = recv(f->fd, w->buf, w->buflen, 0);
+		int i;
+
+		if (n < 0) {
+			if (errno == EAGAIN || errno == EINTR)
+				return; /* EINTR: a kick out of direct mode's blocking recv */
+			if (xp_udp_soft_error(errno))
+				continue;
+			xp_flow_fail(f, errno);
+			return;
+		}
+		i = rr_match(f, (const uint8_t *)w->buf, (size_t)n);
+		if (i < 0)
+			continue; /* late answer to a timed-out request */
+		w->now = xp_now_ns();
+		xp_hist_add(w->hist, w->now - us(f)->ring[2 * i]);
+		if (w->raw_hist)
+			xp_hist_add(w->raw_hist, w->now - us(f)->t0);
+		w->c.datagrams_received++;
+		w->c.bytes_received += (uint64_t)n;
+		f->bytes += (uint64_t)n;
+		w->c.transactions++;
+		f->trans++;
+		rr_release(f, (uint32_t)i);
+	}
+}
+
+static void rr_add(struct xp_flow *f)
+{
+	uint32_t i, n = f->w->run->burst;
+	char b[64];
+
+	f->on_io = rr_io;
+	us(f)->ring = malloc(2 * n * sizeof(*us(f)->ring));
+	if (!us(f)->ring) {
+		xp_flow_fail(f, ENOMEM);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		us(f)->ring[2 * i + 1] = FREE_SLOT;
+	/* discard repeated hello acks before the test starts */
+	while (recv(f->fd, b, sizeof(b), MSG_DONTWAIT) > 0)
+		;
+	if (xp_flow_watch(f, EPOLLIN))
+		xp_flow_fail(f, errno);
+}
+
+static void rr_go(struct xp_flow *f)
+{
+	uint32_t i;
+
+	us(f)->t0 = f->w->now;
+	if (f->w->run->sched_ns) {
+		f->next_send = 0;
+		rr_scheduled(f);
+		return;
+	}
+	for (i = 0; i < f->w->run->burst && f->fd >= 0; i++)
+		rr_issue(f, i);
+}
+
+static void rr_stop(struct xp_flow *f)
+{
+	f->stopping = 1;
+	if (!us(f)->rcount)
+		xp_flow_finish(f);
+}
+
+static void rr_tick(struct xp_flow *f)
+{
+	struct xp_worker *w = f->w;
+	uint32_t i;
+
+	for (i = 0; i < w->run->burst && f->fd >= 0; i++) {
+		if (us(f)->ring[2 * i + 1] == FREE_SLOT ||
+		    w->now - us(f)->ring[2 * i] < w->run->rr_timeout_ns)
+			continue;
+		w->c.lost++;
+		rr_release(f, i);
+	}
+}
+
+/* ---- UDP_RR server: answer each request from the buffer it arrived in,
+ * so the response starts with the request's id bytes. ---- */
+static void rrs_io(struct xp_flow *f, uint32_t events)
+{
+	struct xp_worker *w = f->w;
+	int i;
+
+	(void)events;
+	for (i = 0; i < MAX_SEGS; i++) {
+		ssize_t n = recv(f->fd, w->buf, w->buflen, 0), m; /* may block: direct mode */
+
+		if (n < 0) {
+			if (errno == EAGAIN || errno == EINTR)
+				return; /* EINTR: a kick out of direct mode's blocking recv */
+			if (xp_udp_soft_error(errno))
+				continue;
+			xp_flow_fail(f, errno);
+			return;
+		}
+		if (xp_udp_is_hello(w, w->buf, (size_t)n)) {
+			send(f->fd, w->buf, (size_t)n, MSG_DONTWAIT);
+			continue;
+		}
+		w->c.datagrams_received++;
+		w->c.bytes_received += (uint64_t)n;
+		m = send(f->fd, w->buf, w->run->rsp, MSG_DONTWAIT);
+		if (m < 0) {
+			w->c.errors++;
+			continue;
+		}
+		w->c.datagrams_sent++;
+		w->c.bytes_sent += (uint64_t)m;
+		w->c.transactions++;
+	}
+}
+
+static void rrs_add(struct xp_flow *f)
+{
+	f->on_io = rrs_io;
+	if (xp_flow_watch(f, EPOLLIN))
+		xp_flow_fail(f, errno);
+}
+
+static void rrs_stop(struct xp_flow *f)
+{
+	xp_flow_finish(f);
+}
+
+/* A receiver's window: its counts become the worker's. */
+static void rr_close(struct xp_flow *f)
+{
+	free(us(f)->ring);
+	us(f)->ring = NULL;
+}
+
+/* Requests still out at the end of the warm-up count in the measured part. */
+static void rr_measure(struct xp_flow *f)
+{
+	uint64_t out = us(f)->rcount;
+
+	xp_worker_move_sent(f, out * f->w->run->req, out);
+}
+const struct xp_side_ops xp_udp_rr_client = {
+	.state = sizeof(struct udp_rr_state),
+	.add = rr_add, .go = rr_go, .stop = rr_stop, .tick = rr_tick, .close = rr_close,
+	.measure = rr_measure,
+};
+
+const struct xp_side_ops xp_udp_rr_server = {
+	.state = sizeof(struct udp_rr_state),
+	.add = rrs_add, .stop = rrs_stop,
+};
