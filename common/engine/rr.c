@@ -38,6 +38,28 @@ static size_t tx_chunk(const struct xp_worker *w, uint64_t left)
 	return left < w->txlen ? (size_t)left : w->txlen;
 }
 
+/* After a send that sent nothing: 1 to try again (EINTR); 0 when the
+ * flow now waits for room (EAGAIN) or has failed. */
+static int send_stalled(struct xp_flow *f, ssize_t n)
+{
+	if (n < 0 && errno == EINTR)
+		return 1;
+	if (n < 0 && errno == EAGAIN) {
+		if (xp_flow_watch(f, EPOLLIN | EPOLLOUT))
+			xp_flow_fail(f, errno);
+		return 0;
+	}
+	xp_flow_fail(f, n < 0 ? errno : EPIPE);
+	return 0;
+}
+
+/* Everything owed went out: stop waiting for room. */
+static void sent_all(struct xp_flow *f)
+{
+	if ((f->events & EPOLLOUT) && xp_flow_watch(f, EPOLLIN))
+		xp_flow_fail(f, errno);
+}
+
 /* Send the request bytes owed (txoff counts down what is left to send);
  * wait for EPOLLOUT if the socket is full. */
 static void cli_tx(struct xp_flow *f)
@@ -54,18 +76,11 @@ static void cli_tx(struct xp_flow *f)
 			w->c.bytes_sent += (uint64_t)n;
 			continue;
 		}
-		if (n < 0 && errno == EINTR)
+		if (send_stalled(f, n))
 			continue;
-		if (n < 0 && errno == EAGAIN) {
-			if (xp_flow_watch(f, EPOLLIN | EPOLLOUT))
-				xp_flow_fail(f, errno);
-			return;
-		}
-		xp_flow_fail(f, n < 0 ? errno : EPIPE);
 		return;
 	}
-	if ((f->events & EPOLLOUT) && xp_flow_watch(f, EPOLLIN))
-		xp_flow_fail(f, errno);
+	sent_all(f);
 }
 
 /* Issue one request at w->now: its start time goes into the ring (a FIFO
@@ -226,18 +241,11 @@ static void srv_flush(struct xp_flow *f)
 			}
 			continue;
 		}
-		if (n < 0 && errno == EINTR)
+		if (send_stalled(f, n))
 			continue;
-		if (n < 0 && errno == EAGAIN) {
-			if (xp_flow_watch(f, EPOLLIN | EPOLLOUT))
-				xp_flow_fail(f, errno);
-			return;
-		}
-		xp_flow_fail(f, n < 0 ? errno : EPIPE);
 		return;
 	}
-	if ((f->events & EPOLLOUT) && xp_flow_watch(f, EPOLLIN))
-		xp_flow_fail(f, errno);
+	sent_all(f);
 }
 
 static void srv_io(struct xp_flow *f, uint32_t events)

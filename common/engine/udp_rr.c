@@ -51,6 +51,19 @@ static void put_id(uint8_t *p, uint64_t id, size_t k)
 
 #define FREE_SLOT UINT64_MAX
 
+/* After a failed recv: 1 when the flow should stop reading (nothing
+ * there, a kick out of direct mode's blocking recv: EINTR, or the flow
+ * failed), 0 to read on past a soft error. */
+static int recv_failed(struct xp_flow *f)
+{
+	if (errno == EAGAIN || errno == EINTR)
+		return 1;
+	if (xp_udp_soft_error(errno))
+		return 0;
+	xp_flow_fail(f, errno);
+	return 1;
+}
+
 /* Issue a request into slot i.  Every issued request counts as sent; one
  * the kernel refused will time out and count as lost. */
 static void rr_issue(struct xp_flow *f, uint32_t i)
@@ -149,12 +162,9 @@ static void rr_io(struct xp_flow *f, uint32_t events)
 		int i;
 
 		if (n < 0) {
-			if (errno == EAGAIN || errno == EINTR)
-				return; /* EINTR: a kick out of direct mode's blocking recv */
-			if (xp_udp_soft_error(errno))
-				continue;
-			xp_flow_fail(f, errno);
-			return;
+			if (recv_failed(f))
+				return;
+			continue;
 		}
 		i = rr_match(f, (const uint8_t *)w->buf, (size_t)n);
 		if (i < 0)
@@ -239,12 +249,9 @@ static void rrs_io(struct xp_flow *f, uint32_t events)
 		ssize_t n = recv(f->fd, w->buf, w->buflen, 0), m; /* may block: direct mode */
 
 		if (n < 0) {
-			if (errno == EAGAIN || errno == EINTR)
-				return; /* EINTR: a kick out of direct mode's blocking recv */
-			if (xp_udp_soft_error(errno))
-				continue;
-			xp_flow_fail(f, errno);
-			return;
+			if (recv_failed(f))
+				return;
+			continue;
 		}
 		if (xp_udp_is_hello(w, w->buf, (size_t)n)) {
 			send(f->fd, w->buf, (size_t)n, MSG_DONTWAIT);
