@@ -25,9 +25,11 @@
  * layout, no empty bucket listed, counts adding up to count, min and max
  * within the first and last non-empty buckets, the hash, no trailing data.
  *
- * Size: about 2 to 4 characters per non-empty bucket; a 10-second TCP_RR
- * histogram on loopback takes a few hundred buckets (see the report in
- * tests/check_hist_codec.c). */
+ * Size: about 3 characters per non-empty bucket.  Round trips of a 5 s
+ * loopback TCP ping-pong (117k samples, p50 18 us, max 200 ms) filled 842
+ * buckets: 2344 characters, 2385 with the counts doubled (a 10 s run); the
+ * synthetic 10 s TCP_RR in tests/check_hist_codec.c gives 2334.  The worst
+ * case, every bucket used with 64-bit counts, is xp_hist_encoded_max(). */
 #ifndef XP_HIST_CODEC_H
 #define XP_HIST_CODEC_H
 
