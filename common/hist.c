@@ -282,3 +282,23 @@ void xp_hist_diff(struct xp_hist *out, const struct xp_hist *now,
 	out->min = out->count ? xp_hist_bucket_low(lo) : UINT64_MAX;
 	out->max = out->count ? xp_hist_bucket_high(hi) : 0;
 }
+
+void xp_hist_get_sums(const struct xp_hist *h, struct xp_hist_sums *s)
+{
+	s->min = h->min;
+	s->max = h->max;
+	s->sum[0] = (uint64_t)h->sum;
+	s->sum[1] = (uint64_t)(h->sum >> 64);
+	s->sumsq[0] = (uint64_t)h->sumsq.lo;
+	s->sumsq[1] = (uint64_t)(h->sumsq.lo >> 64);
+	s->sumsq[2] = h->sumsq.hi;
+}
+
+void xp_hist_set_sums(struct xp_hist *h, const struct xp_hist_sums *s)
+{
+	h->min = s->min;
+	h->max = s->max;
+	h->sum = (unsigned __int128)s->sum[1] << 64 | s->sum[0];
+	h->sumsq.lo = (unsigned __int128)s->sumsq[1] << 64 | s->sumsq[0];
+	h->sumsq.hi = s->sumsq[2];
+}

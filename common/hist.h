@@ -54,4 +54,19 @@ uint64_t xp_hist_bucket_low(uint32_t i);  /* inclusive */
 uint64_t xp_hist_bucket_high(uint32_t i); /* inclusive */
 uint32_t xp_hist_index(uint64_t v);
 
+/* The exact moments behind min/max/mean/stddev, for lossless export
+ * (common/hist_codec.c).  Words are little-endian: sum = sum[0] +
+ * 2^64 sum[1], sumsq likewise over 192 bits.  An empty histogram has
+ * min UINT64_MAX and max 0. */
+struct xp_hist_sums {
+	uint64_t min, max;
+	uint64_t sum[2];
+	uint64_t sumsq[3];
+};
+void xp_hist_get_sums(const struct xp_hist *h, struct xp_hist_sums *s);
+/* Overwrite min, max and the sums, leaving the bucket counts and count:
+ * for a decoder that rebuilt the buckets with xp_hist_add_n().  The
+ * caller keeps them consistent with the buckets. */
+void xp_hist_set_sums(struct xp_hist *h, const struct xp_hist_sums *s);
+
 #endif
