@@ -20,6 +20,7 @@
 #include "common/cpu.h"
 #include "common/exitcodes.h"
 #include "common/opts.h"
+#include "common/opts_complete.h"
 #include "common/signals.h"
 #include "common/units.h"
 #include "lab/lab.h"
@@ -214,6 +215,10 @@ int main(int argc, char **argv)
 		return usage_error(wants_json(argc, argv), err.msg);
 	if (o.help) {
 		xp_opts_usage(stdout, "xperf");
+		return XP_EXIT_OK;
+	}
+	if (o.bash_completion) {
+		xp_opts_completion(stdout);
 		return XP_EXIT_OK;
 	}
 	if (o.version) {
