@@ -29,6 +29,8 @@ const char *xp_plot_series_dash(const struct xp_plot *p, size_t i)
 	static const char *const cycle[] = { "", "7 3", "2 3", "7 3 2 3" };
 	size_t k = i / NPALETTE;
 
+	if (i < p->nseries && p->series[i].style == XP_STYLE_BOLD)
+		return ""; /* black, and the only one */
 	if (i < p->nseries && p->series[i].style == XP_STYLE_DASHED && !k)
 		return "6 4";
 	return cycle[k < 3 ? k : 3];

@@ -24,9 +24,10 @@
  *
  * Colours are Okabe & Ito's colour-blind-safe palette, in this order:
  * blue #0072B2, vermillion #D55E00, bluish green #009E73, reddish purple
- * #CC79A7, orange #E69F00, sky blue #56B4E9, yellow #F0E442; BOLD series
- * are black #000000.  The palette cycles after seven series, and the
- * second and later cycles are dashed so lines stay distinguishable.
+ * #CC79A7, orange #E69F00, sky blue #56B4E9, yellow #F0E442: series i
+ * takes colour i mod 7, except BOLD series, which are solid black #000000.
+ * Lines of the second and later rounds of the palette are dashed
+ * (7 3, then 2 3, then 7 3 2 3) so they stay distinguishable.
  *
  * Data that cannot be drawn is skipped: NaN, infinities, |v| > 1e300,
  * values <= 0 on a log axis, fractions outside 0..1 on a NINES axis.  A

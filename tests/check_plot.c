@@ -526,6 +526,10 @@ START_TEST(test_many_series)
 	ck_assert_str_ne(xp_plot_series_color(&p, 1), xp_plot_series_color(&p, 0));
 	ck_assert(strstr(svg, "stroke-dasharray=\"7 3\""));
 	free(svg);
+	/* a bold sum stays solid and black wherever it is */
+	s[20].style = XP_STYLE_BOLD;
+	ck_assert_str_eq(xp_plot_series_color(&p, 20), "#000000");
+	ck_assert_str_eq(xp_plot_series_dash(&p, 20), "");
 }
 END_TEST
 
