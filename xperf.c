@@ -9,6 +9,7 @@
 
 #include "client/netperf.h"
 #include "client/start.h"
+#include "completion.h"
 #include "common/exitcodes.h"
 #include "common/opts.h"
 #include "lab/lab.h"
@@ -58,6 +59,10 @@ int main(int argc, char **argv)
 		return xp_usage_error(wants_json(argc, argv), err.msg);
 	if (o.help) {
 		xp_opts_usage(stdout, "xperf");
+		return XP_EXIT_OK;
+	}
+	if (o.bash_completion) {
+		xp_opts_completion(stdout);
 		return XP_EXIT_OK;
 	}
 	if (o.version) {
