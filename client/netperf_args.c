@@ -116,10 +116,11 @@ static int validate(const struct xp_np_cfg *c, struct xp_err *err)
 				  UDP_MAX_PAYLOAD);
 	if (c->test == XP_TCP_CRR && c->burst)
 		return xp_err_set(err, "-b applies to TCP_RR and UDP_RR");
-	if (c->test == XP_UDP_RR && k < 8 && c->burst + 1 > (1 << (8 * k - 1)))
+	if (c->test == XP_UDP_RR && k < 8 &&
+	    (uint64_t)c->burst + 1 > (1ull << (8 * k - 1)))
 		return xp_err_set(err, "-b %d: with %llu-byte UDP_RR messages at most "
-				  "%d requests in flight", c->burst,
-				  (unsigned long long)k, 1 << (8 * k - 1));
+				  "%llu requests in flight", c->burst,
+				  (unsigned long long)k, 1ull << (8 * k - 1));
 	return 0;
 }
 
