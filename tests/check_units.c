@@ -326,7 +326,7 @@ START_TEST(test_cpus_round_trip)
 END_TEST
 
 /* Near 2^64 the double rounds up to 2^64 itself: rejected, not converted
- * (found by tests/fuzz/fuzz_units). */
+ * (found by tests/fuzz/units.c). */
 START_TEST(test_rate_max)
 {
 	struct xp_err err;

@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
-# Run each libFuzzer harness that `make fuzz` built for SECONDS seconds,
-# one after the other, starting from its seed corpus (tests/fuzz/corpus/
-# NAME, never written to).  New inputs go to $FUZZ_BUILD/work/NAME, a
+# Run each libFuzzer harness that `make fuzz` built (all of
+# $FUZZ_BUILD/bin/fuzz_NAME, or the NAMEs given) for SECONDS seconds, one
+# after the other, starting from its seed corpus (tests/fuzz/corpus/NAME
+# if there is one; never written to).  New inputs go to $FUZZ_BUILD/work/NAME, a
 # crashing input to $FUZZ_BUILD/crash/NAME-crash-<sha1>, each log to
 # $FUZZ_BUILD/work/NAME.log.  Exits 1 if any harness crashed, leaked,
 # timed out (10 s per input) or is missing; 0 otherwise.
@@ -19,7 +20,16 @@ esac
 shift
 here=$(cd "$(dirname "$0")" && pwd)
 build=${FUZZ_BUILD:-tests/fuzz/build}
-names=${*:-wire cpus units slo netperf sanitize authkey}
+names=$*
+if [ -z "$names" ]; then
+	for b in "$build"/bin/fuzz_*; do
+		[ -x "$b" ] && names="$names ${b##*/fuzz_}"
+	done
+fi
+if [ -z "$names" ]; then
+	echo "run.sh: no harness in $build/bin (make fuzz builds them)" >&2
+	exit 1
+fi
 fail=0
 
 for n in $names; do
@@ -31,9 +41,11 @@ for n in $names; do
 		continue
 	fi
 	mkdir -p "$build/work/$n" "$build/crash"
+	seeds=$here/corpus/$n
+	[ -d "$seeds" ] || seeds=
 	"$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
 		-print_final_stats=1 -artifact_prefix="$build/crash/$n-" \
-		"$build/work/$n" "$here/corpus/$n" >"$log" 2>&1
+		"$build/work/$n" ${seeds:+"$seeds"} >"$log" 2>&1
 	rc=$?
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
 	cov=$(grep -o 'cov: [0-9]*' "$log" | tail -n 1)
