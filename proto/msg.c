@@ -18,6 +18,7 @@
 enum field_kind {
 	FIELD_U64,
 	FIELD_STR,
+	FIELD_BIN, /* exactly `size` bytes, any values */
 };
 
 struct field_desc {
@@ -39,6 +40,9 @@ struct msg_desc {
 #define STR(t, f)                                                  \
 	{ (t), FIELD_STR, offsetof(struct xp_msg, u.f),            \
 	  sizeof(((struct xp_msg *)0)->u.f), #f }
+#define BIN(t, f)                                                  \
+	{ (t), FIELD_BIN, offsetof(struct xp_msg, u.f),            \
+	  sizeof(((struct xp_msg *)0)->u.f), #f }
 
 /* Tags are stable wire identifiers: never renumber or reuse one. */
 static const struct field_desc setup_fields[] = {
@@ -59,12 +63,22 @@ static const struct field_desc setup_fields[] = {
 	U64(15, setup.burst),
 	U64(16, setup.pace_burst),
 	U64(17, setup.rcvlowat),
+	U64(70, setup.heartbeat_ms),
 };
 
 static const struct field_desc setup_ok_fields[] = {
 	U64(1, setup_ok.cookie),
 	U64(2, setup_ok.threads),
 	STR(3, setup_ok.cpus),
+	U64(70, setup_ok.heartbeat_ms),
+};
+
+static const struct field_desc auth_nonce_fields[] = {
+	BIN(1, auth.nonce),
+};
+
+static const struct field_desc auth_mac_fields[] = {
+	BIN(1, auth.mac),
 };
 
 static const struct field_desc stop_fields[] = {
@@ -114,6 +128,11 @@ static const struct msg_desc msg_descs[] = {
 	[XP_MSG_RESULT] = TABLE("RESULT", result_fields),
 	[XP_MSG_ERROR] = TABLE("ERROR", error_fields),
 	[XP_MSG_TCPINFO] = TABLE("TCPINFO", tcpinfo_fields),
+	[XP_MSG_HEARTBEAT] = { "HEARTBEAT", NULL, 0 },
+	[XP_MSG_AUTH_HELLO] = TABLE("AUTH_HELLO", auth_nonce_fields),
+	[XP_MSG_AUTH_CHALLENGE] = TABLE("AUTH_CHALLENGE", auth_nonce_fields),
+	[XP_MSG_AUTH_RESPONSE] = TABLE("AUTH_RESPONSE", auth_mac_fields),
+	[XP_MSG_AUTH_OK] = TABLE("AUTH_OK", auth_mac_fields),
 };
 
 /* The duplicate-tag check keeps one bit per table row. */
@@ -153,6 +172,8 @@ static size_t field_value_len(const struct field_desc *f,
 
 	if (f->kind == FIELD_U64)
 		return U64_LEN;
+	if (f->kind == FIELD_BIN)
+		return f->size;
 	/* A string that fills its buffer without a NUL is clamped. */
 	return strnlen(s, XP_MSG_STR_MAX);
 }
@@ -270,6 +291,15 @@ static int decode_field(const struct msg_desc *d, const struct field_desc *f,
 {
 	if (f->kind == FIELD_STR)
 		return decode_str(d, f, v, vlen, m, why);
+	if (f->kind == FIELD_BIN) {
+		if (vlen != f->size)
+			return why_set(why,
+					  "control message: %s field %u (%s) has "
+					  "length %u, it takes %u",
+					  d->name, f->tag, f->name, vlen, f->size);
+		memcpy((uint8_t *)m + f->off, v, vlen);
+		return 0;
+	}
 	if (vlen != U64_LEN)
 		return why_set(why,
 				  "control message: %s field %u (%s) has "

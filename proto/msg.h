@@ -20,7 +20,7 @@
 #include "proto/result.h"
 
 #define XP_MSG_MAGIC 0x58504354u /* "XPCT" */
-#define XP_PROTO_VERSION 1
+#define XP_PROTO_VERSION 2 /* 2: UDP flows prove their address, auth, heartbeats */
 #define XP_MSG_HDR_LEN 12
 #define XP_MSG_BODY_MAX 16384 /* checked before anything is read */
 #define XP_MSG_STR_MAX XP_RESULT_STR_MAX /* strings longer are rejected */
@@ -34,7 +34,27 @@ enum xp_msg_type {
 	XP_MSG_RESULT = 6,   /* server -> client: server's counters */
 	XP_MSG_ERROR = 7,    /* either way: fatal, text says why */
 	XP_MSG_TCPINFO = 8,  /* server -> client, before RESULT: one TCP flow */
+	/* 9..19 are left for other additions */
+	XP_MSG_HEARTBEAT = 20,      /* either way, during the test: still alive */
+	XP_MSG_AUTH_HELLO = 21,     /* client -> server, first: client nonce */
+	XP_MSG_AUTH_CHALLENGE = 22, /* server -> client: server nonce */
+	XP_MSG_AUTH_RESPONSE = 23,  /* client -> server: the client's MAC */
+	XP_MSG_AUTH_OK = 24,        /* server -> client: the server's MAC */
 };
+
+/* ERROR codes (tag 1): for programs; the text is for people. */
+enum xp_errc {
+	XP_ERRC_UNSPEC = 0,
+	XP_ERRC_FAILED = 1,         /* the test failed while it ran */
+	XP_ERRC_REFUSED = 2,        /* a parameter outside the server's limits */
+	XP_ERRC_BUSY = 3,           /* no room: tests, per-address or budget */
+	XP_ERRC_AUTH_REQUIRED = 4,  /* the server wants AUTH_HELLO first */
+	XP_ERRC_AUTH_FAILED = 5,    /* wrong key */
+	XP_ERRC_AUTH_UNSUPPORTED = 6, /* AUTH_HELLO to a server without a key */
+};
+
+#define XP_HEARTBEAT_MS 1000    /* what this build announces and sends */
+#define XP_HEARTBEAT_DEAD_MS 5000 /* silence after which a peer is gone */
 
 struct xp_msg_setup {
 	uint64_t test;        /* the test's number (common/tests.def) */
@@ -54,6 +74,7 @@ struct xp_msg_setup {
 	uint64_t burst;       /* RR: outstanding requests per flow */
 	uint64_t pace_burst;  /* UDP pacing: datagrams back to back */
 	uint64_t rcvlowat;    /* server TCP stream receivers: 0 auto, 1 off, else bytes */
+	uint64_t heartbeat_ms; /* the client sends HEARTBEAT this often in the test, 0 never */
 };
 
 #define XP_SETUP_F_SPIN 1u     /* workers poll instead of sleeping */
@@ -65,6 +86,15 @@ struct xp_msg_setup_ok {
 	uint64_t cookie;  /* identifies the test's data connections */
 	uint64_t threads; /* server worker threads actually started */
 	char cpus[XP_MSG_STR_MAX + 1]; /* CPU of each server worker */
+	uint64_t heartbeat_ms; /* the server sends HEARTBEAT this often in the test, 0 never */
+};
+
+/* AUTH_HELLO and AUTH_CHALLENGE carry a nonce, AUTH_RESPONSE and AUTH_OK a
+ * MAC (common/auth.h); 32 bytes each, exactly. */
+#define XP_MSG_AUTH_LEN 32
+struct xp_msg_auth {
+	uint8_t nonce[XP_MSG_AUTH_LEN];
+	uint8_t mac[XP_MSG_AUTH_LEN];
 };
 
 struct xp_msg_stop {
@@ -86,7 +116,8 @@ struct xp_msg {
 		struct xp_side_result result; /* proto/result.h */
 		struct xp_msg_error error;
 		struct xp_tcp_flow tcpinfo;   /* one TCP flow's TCP_INFO */
-	} u;              /* READY and GO have empty bodies */
+		struct xp_msg_auth auth;      /* the four AUTH_* messages */
+	} u;              /* READY, GO and HEARTBEAT have empty bodies */
 };
 
 /* Why a decode failed.  proto/ needs nothing from the folders above it,
@@ -110,7 +141,7 @@ int xp_msg_hdr_decode(const uint8_t *hdr, uint16_t *version, uint16_t *type,
  * magic, a version other than XP_PROTO_VERSION (unless the type is
  * XP_MSG_ERROR), unknown types, truncated or overlong fields, body length
  * mismatch, strings over XP_MSG_STR_MAX or containing NUL, integer fields
- * whose length is not 8.  Unknown tags are skipped.  Missing fields are 0
+ * whose length is not 8, byte fields whose length is not theirs.  Unknown tags are skipped.  Missing fields are 0
  * or "".  Pure: no I/O, no allocation.  0 or -1. */
 int xp_msg_decode(const uint8_t *buf, size_t len, struct xp_msg *m,
 		  struct xp_why *why);
