@@ -22,6 +22,7 @@
 #include "common/engine/seqwin.h"
 #include "common/engine/udp_int.h"
 #include "proto/be.h"
+#include "proto/hello.h"
 #include "proto/msg.h"
 
 #ifndef UDP_SEGMENT
@@ -47,14 +48,13 @@ static struct udp_state *us(struct xp_flow *f)
 	return xp_flow_state(f);
 }
 
-/* A repeated hello (its first ack was lost) is acknowledged again. */
+/* A repeated confirm (its echo was lost) is echoed again: the flow's
+ * socket is connected to the address that proved itself. */
 int xp_udp_is_hello(const struct xp_worker *w, const void *buf, size_t n)
 {
 	uint64_t cookie;
-	uint32_t idx;
 
-	return n == XP_DATA_HELLO_LEN &&
-	       xp_data_hello_decode(buf, n, &cookie, &idx) == 0 &&
+	return xp_udp_confirm_decode(buf, n, &cookie, NULL, NULL) == 0 &&
 	       cookie == w->run->cookie;
 }
 
