@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "common/auth.h"
 #include "common/err.h"
 
 struct xp_server_cfg {
@@ -21,7 +22,19 @@ struct xp_server_cfg {
 	int verbose;       /* log each test, not only failures */
 	FILE *log;         /* NULL: no log */
 	int sigfd;         /* readable means stop (signalfd), or -1 */
+	/* Hardening (0 = no such limit, except header_timeout_ns: 0 = the
+	 * default XP_HEADER_TIMEOUT_NS).  See xperf(1), SERVER. */
+	const struct xp_auth_key *auth; /* pre-shared key, NULL: none */
+	uint32_t max_tests_per_addr;   /* tests at once from one address */
+	uint32_t max_pending_per_addr; /* connections still to send their first message */
+	uint64_t header_timeout_ns;    /* ... and how long they may take */
+	uint64_t total_memory;         /* buffers all tests together may reserve */
+	uint32_t total_threads;        /* worker threads of all tests together */
+	uint64_t total_flows;          /* flows of all tests together */
+	int allow_spin;                /* honour a client's --spin */
 };
+
+#define XP_HEADER_TIMEOUT_NS (5 * 1000000000ull)
 
 struct xp_server;
 

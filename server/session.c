@@ -2,7 +2,7 @@
 #include "server/session.h"
 
 #include <errno.h>
-#include <limits.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,72 +12,18 @@
 #include "common/clock.h"
 #include "common/cpu.h"
 #include "common/ctl.h"
+#include "common/live.h"
 #include "common/log.h"
 #include "common/units.h"
 #include "common/engine/pace.h"
 
 #define REGISTER_WAIT_MS 10000
-#define STOP_GRACE_MS 30000
-#define BUFFER_BUDGET (512ull << 20) /* per test, all workers together */
+#define STOP_GRACE_NS (30 * XP_NS_PER_SEC)
+#define MAIL_BYTES 8 /* a descriptor and a flow index (common/engine/mailbox.c) */
 
 static int idle_ms(const struct xp_session *s)
 {
 	return (int)(s->cfg->idle_timeout_ns / XP_NS_PER_MS);
-}
-
-static int check_sizes(const struct xp_session *s, const struct xp_msg_setup *p,
-		       struct xp_err *err)
-{
-	uint64_t big = p->req_size > p->rsp_size ? p->req_size : p->rsp_size;
-	const struct xp_test *t = xp_test((int)p->test);
-
-	if (!p->req_size || (t->rr && !p->rsp_size))
-		return xp_err_set(err, "message size 0");
-	if (big > s->cfg->max_msg)
-		return xp_err_set(err, "message size %llu exceeds the server's limit %llu "
-				  "(--max-msg)", (unsigned long long)big,
-				  (unsigned long long)s->cfg->max_msg);
-	if (t->max_size && big > t->max_size)
-		return xp_err_set(err, "UDP message size %llu exceeds %u",
-				  (unsigned long long)big, t->max_size);
-	if (p->req_size < t->min_size)
-		return xp_err_set(err, "%s message size %llu below %u", t->name,
-				  (unsigned long long)p->req_size, t->min_size);
-	if (p->threads * 2 * (big > (256u << 10) ? big : (256u << 10)) > BUFFER_BUDGET)
-		return xp_err_set(err, "%llu threads with %llu-byte messages need more "
-				  "than %llu MiB of buffers", (unsigned long long)p->threads,
-				  (unsigned long long)big,
-				  (unsigned long long)(BUFFER_BUDGET >> 20));
-	return 0;
-}
-
-static int check_setup(const struct xp_session *s, const struct xp_msg_setup *p,
-		       struct xp_err *err)
-{
-	const struct xp_server_cfg *c = s->cfg;
-
-	if (p->test > INT_MAX || !xp_test_find((int)p->test))
-		return xp_err_set(err, "unknown test type %llu", (unsigned long long)p->test);
-	if (!p->duration_ms || p->duration_ms * XP_NS_PER_MS > c->max_duration_ns)
-		return xp_err_set(err, "duration %llu ms outside 1..%llu ms (--max-duration)",
-				  (unsigned long long)p->duration_ms,
-				  (unsigned long long)(c->max_duration_ns / XP_NS_PER_MS));
-	if (!p->flows || p->flows > c->max_flows)
-		return xp_err_set(err, "%llu flows outside 1..%u (--max-flows)",
-				  (unsigned long long)p->flows, c->max_flows);
-	if (!p->threads || p->threads > c->max_threads)
-		return xp_err_set(err, "%llu threads outside 1..%u (--max-threads)",
-				  (unsigned long long)p->threads, c->max_threads);
-	if (p->flags & ~(uint64_t)XP_SETUP_F_ALL)
-		return xp_err_set(err, "unknown option flags 0x%llx",
-				  (unsigned long long)p->flags);
-	if (p->busy_poll_us > 1000000 || p->burst > 1024 || p->pace_burst > 1024)
-		return xp_err_set(err, "busy-poll, burst or pace-burst out of range");
-	if (xp_test((int)p->test)->udp && xp_test((int)p->test)->rr && !p->rr_timeout_ms)
-		return xp_err_set(err, "UDP_RR timeout 0");
-	if (p->sndbuf > (1u << 30) || p->rcvbuf > (1u << 30) || p->rcvlowat > (1u << 30))
-		return xp_err_set(err, "socket buffer or receive low-water mark above 1 GiB");
-	return check_sizes(s, p, err);
 }
 
 static void fill_run(struct xp_session *s)
@@ -108,15 +54,24 @@ static void fill_run(struct xp_session *s)
 		r->so.pacing_Bps = xp_pacing_Bps(p->rate_bps);
 }
 
+/* The workers, without their threads and buffers: those come at READY,
+ * when the client has opened its flows (a SETUP alone costs little). */
 static int make_workers(struct xp_session *s, struct xp_err *err)
 {
 	const char *cpus = s->setup.cpus[0] ? s->setup.cpus : s->cfg->cpus;
+	uint64_t need;
+	int i;
 
 	fill_run(s);
-	if (xp_group_create(&s->group, &s->run, (int)s->setup.threads, cpus, "remote CPUs",
-			    err))
+	if (xp_group_create(&s->group, &s->run, (int)s->setup.threads, cpus,
+			    "remote CPUs", err))
 		return -1;
-	return xp_group_start(&s->group, err);
+	/* the flows wait in the mailboxes until READY: room for all of them
+	 * (a pipe holds 64 KiB unless told otherwise; best effort) */
+	need = (s->setup.flows / s->setup.threads + 1) * MAIL_BYTES + 4096;
+	for (i = 0; need > 65536 && i < s->group.n; i++)
+		fcntl(s->group.w[i].mbox[1], F_SETPIPE_SZ, (int)(need < (1u << 20) ? need : 1u << 20));
+	return 0;
 }
 
 static int wait_registered(struct xp_session *s, struct xp_err *err)
@@ -165,32 +120,72 @@ static int send_tcpinfo(struct xp_session *s, struct xp_err *err)
 	return 0;
 }
 
-/* Setup: parameters in, workers up, SETUP_OK out, flows in. */
+/* Setup: the SETUP was admitted; workers made, SETUP_OK out, flows in,
+ * READY in, worker threads started. */
 static int setup(struct xp_session *s, struct xp_err *err)
 {
 	struct xp_msg m;
 
-	if (xp_ctl_expect(s->ctl_fd, &m, XP_MSG_SETUP, idle_ms(s), "client", err))
-		return -1;
-	s->setup = m.u.setup;
-	if (check_setup(s, &s->setup, err) || make_workers(s, err))
+	if (make_workers(s, err))
 		return -2;
 	atomic_store(&s->ready, 1);
 	memset(&m, 0, sizeof(m));
 	m.type = XP_MSG_SETUP_OK;
 	m.u.setup_ok.cookie = s->cookie;
 	m.u.setup_ok.threads = (uint64_t)s->group.n;
+	m.u.setup_ok.heartbeat_ms = XP_HEARTBEAT_MS;
 	xp_group_cpus(&s->group, 0, m.u.setup_ok.cpus, sizeof(m.u.setup_ok.cpus));
-	if (send_msg(s, &m, err) || xp_ctl_expect(s->ctl_fd, &m, XP_MSG_READY, idle_ms(s), "client", err))
+	if (send_msg(s, &m, err) ||
+	    xp_ctl_expect(s->ctl_fd, &m, XP_MSG_READY, idle_ms(s), "client", err))
 		return -1;
+	if (xp_group_start(&s->group, err))
+		return -2;
+	atomic_store(&s->running, 1);
 	return wait_registered(s, err) ? -2 : 0;
+}
+
+/* GO .. STOP, with heartbeats both ways: a client that froze or was cut
+ * off is given up after a few seconds of silence. */
+static int wait_stop(struct xp_session *s, struct xp_live *live, struct xp_msg *m,
+		     struct xp_err *err)
+{
+	uint64_t d = s->setup.duration_ms * XP_NS_PER_MS; /* checked at admission */
+
+	if (xp_live_wait(live, m, xp_now_ns() + d + STOP_GRACE_NS, err)) {
+		if (strstr(err->msg, "deadline"))
+			xp_err_set(err, "no STOP within the test length plus %llu s",
+				   (unsigned long long)(STOP_GRACE_NS / XP_NS_PER_SEC));
+		return -1;
+	}
+	if (m->type == XP_MSG_ERROR)
+		return xp_err_set(err, "client: %s", m->u.error.text);
+	if (m->type != XP_MSG_STOP)
+		return xp_err_set(err, "client: expected STOP, got %s",
+				  xp_msg_type_name(m->type));
+	return 0;
+}
+
+/* After STOP the workers drain (up to seconds): heartbeats go on, so the
+ * client can tell a draining server from a frozen one.  The client sends
+ * none after STOP. */
+static void join_beating(struct xp_session *s, struct xp_live *live)
+{
+	struct xp_err ignored;
+
+	live->dead_ns = 0;
+	while (!xp_group_join_until(&s->group, xp_now_ns() + 200 * XP_NS_PER_MS))
+		if (xp_live_tick(live, &ignored)) {
+			/* a client gone now is seen when RESULT cannot be sent */
+		}
 }
 
 static int run(struct xp_session *s, struct xp_err *err)
 {
 	struct xp_cpu_snap a, b;
+	struct xp_live live;
 	struct xp_msg m;
-	int rc = setup(s, err), wait_ms;
+	char who[96];
+	int rc = setup(s, err);
 
 	if (rc)
 		return rc;
@@ -200,11 +195,14 @@ static int run(struct xp_session *s, struct xp_err *err)
 	m.type = XP_MSG_GO;
 	if (send_msg(s, &m, err))
 		return -1;
-	wait_ms = (int)s->setup.duration_ms + STOP_GRACE_MS;
-	if (xp_ctl_expect(s->ctl_fd, &m, XP_MSG_STOP, wait_ms, "client", err))
+	snprintf(who, sizeof(who), "client %s", s->peer);
+	/* heartbeats for a client that announced its own */
+	xp_live_init(&live, s->ctl_fd, who, s->setup.heartbeat_ms ? XP_HEARTBEAT_MS : 0,
+		     s->setup.heartbeat_ms);
+	if (wait_stop(s, &live, &m, err))
 		return -1;
 	xp_group_cmd(&s->group, XP_CMD_STOP);
-	xp_group_join(&s->group);
+	join_beating(s, &live);
 	xp_cpu_snap(&b);
 	if (send_tcpinfo(s, err))
 		return -1;

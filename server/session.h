@@ -12,25 +12,40 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
+#include "common/auth.h"
 #include "common/engine/group.h"
+#include "common/sock.h"
 #include "proto/msg.h"
 #include "server/server.h"
 
+/* What a test may hold at most, reserved in the server's budget from its
+ * admission until it is destroyed (server/limits.c). */
+struct xp_cost {
+	uint64_t mem, flows, fds, threads, spin;
+};
+
 struct xp_session {
 	uint64_t cookie;
+	uint8_t udp_key[XP_AUTH_NONCE_LEN]; /* keys this test's UDP challenges */
 	int ctl_fd;
+	struct xp_addr addr; /* the control connection's peer */
 	char peer[80];
 	const struct xp_server_cfg *cfg;
 	int done_fd;
 	pthread_t thr;
-	_Atomic int ready;
-	struct xp_msg_setup setup;
+	_Atomic int ready;   /* workers created: data flows may be routed */
+	_Atomic int running; /* worker threads started (at READY) */
+	struct xp_msg_setup setup; /* admitted by the accept loop */
+	struct xp_cost cost;
 	struct xp_run run;
 	struct xp_group group; /* the test's workers on this side */
 	uint8_t *seen; /* accept loop only: persistent flows already routed */
 	int ok;        /* the test completed and RESULT was sent */
 };
 
+/* The accept loop admitted the SETUP in s->setup: run the test in a
+ * thread of its own.  Its workers are created at once (no threads yet),
+ * their threads and buffers when the client says READY. */
 int xp_session_start(struct xp_session *s, struct xp_err *err);
 /* After the thread has ended: join, destroy workers, close, free. */
 void xp_session_destroy(struct xp_session *s);
