@@ -7,19 +7,22 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "client/auth.h"
+#include "client/udp_hello.h"
+#include "client/verify.h"
 #include "common/clock.h"
 #include "common/cpu.h"
 #include "common/ctl.h"
+#include "common/live.h"
 #include "common/units.h"
 #include "common/engine/pace.h"
 
 #define CONNECT_MS 5000
 #define CTL_MS 15000
-#define UDP_HELLO_TRIES 50
-#define UDP_HELLO_MS 100
 
 struct client {
 	const struct xp_opts *o;
@@ -34,7 +37,22 @@ struct client {
 	struct xp_run run;
 	struct xp_group g;
 	const struct xp_test *ops;  /* facts about the test */
+	const struct xp_auth_key *key; /* --auth-file, or NULL */
+	uint64_t deadline;          /* -l + warmup + --control-timeout from the start */
+	uint64_t server_hb_ms;      /* the server's heartbeats (SETUP_OK) */
+	struct xp_live live;        /* heartbeats from GO to STOP */
+	int beating;                /* ... live is in use */
 };
+
+/* A wait of at most cap ms that ends by the deadline (at least 1 ms, so
+ * a call past it fails at once rather than blocking). */
+static int ms_left(const struct client *cl, int cap)
+{
+	uint64_t now = xp_now_ns();
+	uint64_t left = cl->deadline > now ? (cl->deadline - now) / XP_NS_PER_MS : 0;
+
+	return left < (uint64_t)cap ? (int)(left ? left : 1) : cap;
+}
 
 static int family(const struct xp_opts *o)
 {
@@ -84,7 +102,8 @@ static int send_setup(struct client *cl, struct xp_err *err)
 	m.u.setup.burst = o->burst;
 	m.u.setup.pace_burst = o->pace_burst;
 	m.u.setup.rcvlowat = o->rcvlowat;
-	return xp_ctl_send(cl->ctl, &m, CTL_MS, cl->peer, err);
+	m.u.setup.heartbeat_ms = XP_HEARTBEAT_MS;
+	return xp_ctl_send(cl->ctl, &m, ms_left(cl, CTL_MS), cl->peer, err);
 }
 
 static int make_workers(struct client *cl, struct xp_err *err)
@@ -96,12 +115,12 @@ static int make_workers(struct client *cl, struct xp_err *err)
 static int tcp_flow(struct client *cl, uint32_t idx, struct xp_err *err)
 {
 	uint8_t hello[XP_DATA_HELLO_LEN];
-	int fd = xp_connect_tcp(&cl->addr, &cl->run.so, CONNECT_MS, err);
+	int fd = xp_connect_tcp(&cl->addr, &cl->run.so, ms_left(cl, CONNECT_MS), err);
 
 	if (fd < 0)
 		return -1;
 	xp_data_hello_encode(hello, cl->run.cookie, idx);
-	if (xp_send_all(fd, hello, sizeof(hello), CONNECT_MS, cl->peer, err)) {
+	if (xp_send_all(fd, hello, sizeof(hello), ms_left(cl, CONNECT_MS), cl->peer, err)) {
 		close(fd);
 		return -1;
 	}
@@ -109,37 +128,8 @@ static int tcp_flow(struct client *cl, uint32_t idx, struct xp_err *err)
 	return fd;
 }
 
-/* The hello is repeated until the server's flow socket echoes it. */
-static int udp_handshake(struct client *cl, int fd, const uint8_t *hello,
-			 struct xp_err *err)
-{
-	uint8_t b[64];
-	int i;
-
-	for (i = 0; i < UDP_HELLO_TRIES; i++) {
-		struct pollfd p = { .fd = fd, .events = POLLIN };
-
-		if (send(fd, hello, XP_DATA_HELLO_LEN, 0) < 0 && errno != ECONNREFUSED)
-			return xp_err_sys(err, errno, "udp hello to %s", cl->peer);
-		while (poll(&p, 1, UDP_HELLO_MS) > 0) {
-			ssize_t n = recv(fd, b, sizeof(b), MSG_DONTWAIT);
-
-			if (n == XP_DATA_HELLO_LEN && !memcmp(b, hello, XP_DATA_HELLO_LEN))
-				return 0;
-			if (n < 0 && errno != ECONNREFUSED && errno != EAGAIN)
-				return xp_err_sys(err, errno, "udp hello to %s", cl->peer);
-			if (n < 0)
-				break;
-		}
-	}
-	return xp_err_set(err, "udp hello to %s: no answer after %d s (is UDP port %u "
-			  "open?)", cl->peer, UDP_HELLO_TRIES * UDP_HELLO_MS / 1000,
-			  xp_addr_port(&cl->addr));
-}
-
 static int udp_flow(struct client *cl, uint32_t idx, struct xp_err *err)
 {
-	uint8_t hello[XP_DATA_HELLO_LEN];
 	int fd = socket(cl->addr.ss.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 
 	if (fd < 0)
@@ -151,8 +141,7 @@ static int udp_flow(struct client *cl, uint32_t idx, struct xp_err *err)
 		close(fd);
 		return -1;
 	}
-	xp_data_hello_encode(hello, cl->run.cookie, idx);
-	if (udp_handshake(cl, fd, hello, err)) {
+	if (xp_udp_handshake(fd, cl->run.cookie, idx, cl->deadline, cl->peer, err)) {
 		close(fd);
 		return -1;
 	}
@@ -214,13 +203,17 @@ static int connect_control(struct client *cl, const char *host, uint16_t port,
 		return -1;
 	xp_addr_str(&cl->addr, cl->peer, sizeof(cl->peer));
 	snprintf(cl->who, sizeof(cl->who), "server %s", cl->peer);
-	cl->ctl = xp_connect_tcp(&cl->addr, NULL, CONNECT_MS, err);
-	return cl->ctl < 0 ? -1 : 0;
+	cl->ctl = xp_connect_tcp(&cl->addr, NULL, ms_left(cl, CONNECT_MS), err);
+	if (cl->ctl < 0)
+		return -1;
+	return cl->key ? xp_client_auth(cl->ctl, cl->key, cl->who, ms_left(cl, CTL_MS), err)
+		       : 0;
 }
 
-/* Sleep until `until`, waking early if the server speaks (it can only be
- * an error or a close) or a signal arrives.  0: reached; 1: interrupted
- * by a signal; -1: server error. */
+/* Sleep until `until`, waking early if the server speaks (heartbeats are
+ * noted; anything else can only be an error or a close) or a signal
+ * arrives; heartbeats go out meanwhile.  0: reached; 1: interrupted by a
+ * signal; -1: server error, silence or the deadline. */
 static int wait_until(struct client *cl, uint64_t until, struct xp_err *err)
 {
 	struct pollfd p[2] = { { .fd = cl->ctl, .events = POLLIN },
@@ -228,21 +221,50 @@ static int wait_until(struct client *cl, uint64_t until, struct xp_err *err)
 	uint64_t now;
 
 	while ((now = xp_now_ns()) < until) {
-		int ms = (int)((until - now + XP_NS_PER_MS - 1) / XP_NS_PER_MS);
-		int n = poll(p, cl->sigfd >= 0 ? 2 : 1, ms > 1000 ? 1000 : ms);
+		int ms = (int)((until - now + XP_NS_PER_MS - 1) / XP_NS_PER_MS), n, rc;
 		struct xp_msg m;
 
+		if (now >= cl->deadline)
+			return xp_err_set(err, "%s: test still running at its deadline", cl->who);
+		n = poll(p, cl->sigfd >= 0 ? 2 : 1, xp_live_sleep_ms(&cl->live, ms_left(cl, ms)));
 		if (n > 0 && (p[1].revents & POLLIN))
 			return 1;
-		if (n > 0 && p[0].revents) {
-			if (xp_ctl_recv(cl->ctl, &m, 1000, cl->peer, err) == 0)
-				xp_err_set(err, "server %s ended the test: %s", cl->peer,
-					   m.type == XP_MSG_ERROR ? m.u.error.text
-								  : xp_msg_type_name(m.type));
+		rc = n > 0 && p[0].revents ? xp_live_recv(&cl->live, &m, err) : 0;
+		if (rc > 0)
+			xp_err_set(err, "server %s ended the test: %s", cl->peer,
+				   m.type == XP_MSG_ERROR ? m.u.error.text
+							  : xp_msg_type_name(m.type));
+		if (rc || xp_live_tick(&cl->live, err))
 			return -1;
-		}
 	}
 	return 0;
+}
+
+/* The workers' end.  Before STOP the server waits for it, and gives up on
+ * a client that sends nothing: heartbeats go on meanwhile.  The server's
+ * own heartbeats stay in the socket, but bytes arriving show it lives: a
+ * server silent too long, or the deadline, aborts the workers. */
+static void join_workers(struct client *cl, int beating)
+{
+	struct xp_err ignored;
+	int queued = 0, q;
+
+	if (ioctl(cl->ctl, FIONREAD, &queued))
+		queued = 0;
+	while (!xp_group_join_until(&cl->g, xp_now_ns() + 200 * XP_NS_PER_MS)) {
+		uint64_t now = xp_now_ns();
+
+		if (beating && xp_live_tick(&cl->live, &ignored)) {
+			/* the server's silence is judged below */
+		}
+		if (ioctl(cl->ctl, FIONREAD, &q) == 0 && q != queued) {
+			queued = q;
+			cl->live.last_rx = now;
+		}
+		if (now >= cl->deadline ||
+		    (cl->live.dead_ns && now - cl->live.last_rx > cl->live.dead_ns))
+			xp_group_cmd(&cl->g, XP_CMD_ABORT);
+	}
 }
 
 static void take_interval(struct client *cl, struct xp_client_result *r)
@@ -328,14 +350,16 @@ static void discount_warmup(struct xp_client_result *r)
 #undef TAKE
 }
 
+/* STOP; no heartbeats after it (the server reads no more). */
 static int send_stop(struct client *cl, uint64_t dgrams, struct xp_err *err)
 {
 	struct xp_msg m;
 
+	cl->live.every_ns = 0;
 	memset(&m, 0, sizeof(m));
 	m.type = XP_MSG_STOP;
 	m.u.stop.datagrams_sent = dgrams;
-	return xp_ctl_send(cl->ctl, &m, CTL_MS, cl->peer, err);
+	return xp_ctl_send(cl->ctl, &m, ms_left(cl, CTL_MS), cl->peer, err);
 }
 
 static void collect_tcp_flows(struct xp_client_result *r, const struct xp_worker *w)
@@ -383,7 +407,8 @@ static int recv_result(struct client *cl, struct xp_client_result *r, struct xp_
 	for (;;) {
 		struct xp_tcp_flow *n;
 
-		if (xp_ctl_recv(cl->ctl, m, CTL_MS + 10000, cl->peer, err))
+		/* the server beats while it drains: silence means it is gone */
+		if (xp_live_wait(&cl->live, m, cl->deadline, err))
 			return -1;
 		if (m->type != XP_MSG_TCPINFO)
 			break;
@@ -408,13 +433,16 @@ static int run_test(struct client *cl, struct xp_client_result *r, struct xp_err
 {
 	struct xp_cpu_snap a, b;
 	struct xp_msg m;
-	int rc;
+	int rc, early;
 
 	memset(&m, 0, sizeof(m));
 	m.type = XP_MSG_READY;
-	if (xp_ctl_send(cl->ctl, &m, CTL_MS, cl->peer, err) ||
-	    xp_ctl_expect(cl->ctl, &m, XP_MSG_GO, CTL_MS, cl->who, err))
+	if (xp_ctl_send(cl->ctl, &m, ms_left(cl, CTL_MS), cl->peer, err) ||
+	    xp_ctl_expect(cl->ctl, &m, XP_MSG_GO, ms_left(cl, CTL_MS), cl->who, err))
 		return -1;
+	/* heartbeats with a server that announced its own */
+	xp_live_init(&cl->live, cl->ctl, cl->who, cl->server_hb_ms ? XP_HEARTBEAT_MS : 0,
+		     cl->server_hb_ms);
 	if (cl->o->interval && !(cl->iv = xp_iv_new(cl->g.n, cl->run.flows)))
 		return xp_err_set(err, "out of memory for interval reports");
 	xp_cpu_snap(&a);
@@ -433,12 +461,15 @@ static int run_test(struct client *cl, struct xp_client_result *r, struct xp_err
 		return -1;
 	r->interrupted = rc == 1;
 	xp_group_cmd(&cl->g, XP_CMD_STOP);
-	if (cl->ops->server_sends && send_stop(cl, 0, err))
+	/* TCP: STOP at once, so both ends drain at the same time; UDP: the
+	 * datagrams sent, known once the workers are done */
+	early = cl->ops->server_sends || !cl->ops->udp;
+	if (early && send_stop(cl, 0, err))
 		return -1;
-	xp_group_join(&cl->g);
+	join_workers(cl, !early);
 	xp_cpu_snap(&b);
 	collect(cl, r, &a, &b);
-	if (!cl->ops->server_sends && send_stop(cl, r->local.c.datagrams_sent, err))
+	if (!early && send_stop(cl, r->local.c.datagrams_sent, err))
 		return -1;
 	if (recv_result(cl, r, &m, err))
 		return -1;
@@ -454,9 +485,10 @@ static int setup(struct client *cl, struct xp_err *err)
 	struct xp_msg m;
 
 	if (send_setup(cl, err) ||
-	    xp_ctl_expect(cl->ctl, &m, XP_MSG_SETUP_OK, CTL_MS, cl->who, err))
+	    xp_client_expect(cl->ctl, &m, XP_MSG_SETUP_OK, ms_left(cl, CTL_MS), cl->who, err))
 		return -1;
 	cl->run.cookie = m.u.setup_ok.cookie;
+	cl->server_hb_ms = m.u.setup_ok.heartbeat_ms;
 	if (make_workers(cl, err) || open_flows(cl, err) || xp_group_start(&cl->g, err))
 		return -1;
 	return 0;
@@ -476,10 +508,46 @@ int xp_client_run(const struct xp_opts *o, const char *host, uint16_t port,
 	return xp_client_run_ex(o, host, port, sigfd, NULL, r, err);
 }
 
+/* Whatever failed, past the deadline the deadline is the reason. */
+static void past_deadline(const struct client *cl, uint64_t t0, struct xp_err *err)
+{
+	char why[XP_ERR_MAX];
+
+	snprintf(why, sizeof(why), "%s", err->msg);
+	xp_err_set(err, "%s: the test was not over %.1f s after it began (-l + --warmup + "
+		   "--control-timeout): giving up (%s)", cl->who,
+		   (double)(cl->deadline - t0) / XP_NS_PER_SEC, why);
+}
+
+static int run(struct client *cl, const char *host, uint16_t port,
+	       struct xp_client_result *r, struct xp_err *err)
+{
+	uint64_t t0 = xp_now_ns();
+	int rc;
+
+	cl->deadline = t0 + cl->o->length + (cl->ops->rr ? cl->o->warmup : 0) +
+		       cl->o->control_timeout;
+	rc = connect_control(cl, host, port, err);
+	if (!rc) {
+		snprintf(r->server, sizeof(r->server), "%s", cl->peer);
+		r->port = port;
+		fill_run(cl);
+		rc = setup(cl, err);
+	}
+	if (!rc)
+		rc = run_test(cl, r, err);
+	if (rc && xp_now_ns() >= cl->deadline)
+		past_deadline(cl, t0, err);
+	if (!rc)
+		xp_verify_result(cl->o, r);
+	return rc;
+}
+
 int xp_client_run_ex(const struct xp_opts *o, const char *host, uint16_t port,
 		     int sigfd, const struct xp_client_hooks *hooks,
 		     struct xp_client_result *r, struct xp_err *err)
 {
+	struct xp_auth_key key;
 	struct client cl;
 	int rc;
 
@@ -496,15 +564,13 @@ int xp_client_run_ex(const struct xp_opts *o, const char *host, uint16_t port,
 	r->hist = xp_hist_new();
 	if (!r->hist)
 		return xp_err_set(err, "out of memory");
-	if (connect_control(&cl, host, port, err))
+	if (o->auth_file && xp_auth_key_load(o->auth_file, &key, err))
 		return -1;
-	snprintf(r->server, sizeof(r->server), "%s", cl.peer);
-	r->port = port;
-	fill_run(&cl);
-	rc = setup(&cl, err);
-	if (!rc)
-		rc = run_test(&cl, r, err);
+	cl.key = o->auth_file ? &key : NULL;
+	rc = run(&cl, host, port, r, err);
 	cleanup(&cl);
+	if (cl.key)
+		xp_auth_key_wipe(&key);
 	return rc;
 }
 

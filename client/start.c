@@ -36,12 +36,15 @@ static void *server_thread(void *arg)
 /* Without -c: a server in this process, on loopback, on a free port, with
  * its workers on the CPUs after the client's. */
 static int embedded(const struct xp_opts *o, struct xp_server **srv, pthread_t *thr,
-		    char *cpus, size_t len, struct xp_err *err)
+		    char *cpus, size_t len, struct xp_auth_key *key, struct xp_err *err)
 {
 	struct xp_server_cfg cfg;
 	int all[XP_CPUS_MAX], rot[XP_CPUS_MAX], n, i;
 
 	xp_server_cfg_from_opts(o, &cfg);
+	if (xp_server_load_auth(o, &cfg, key, err))
+		return -1;
+	cfg.allow_spin = 1; /* the user's own CPUs */
 	cfg.bind = o->ipv6 ? "::1" : "127.0.0.1";
 	cfg.port = 0;
 	cfg.log = NULL;
@@ -66,6 +69,7 @@ static int embedded(const struct xp_opts *o, struct xp_server **srv, pthread_t *
 int xp_client_main(const struct xp_opts *o)
 {
 	struct xp_server *srv = NULL;
+	struct xp_auth_key key; /* the embedded server's, as long as it runs */
 	struct xp_cli cli;
 	pthread_t thr;
 	struct xp_err err = { "" };
@@ -77,8 +81,9 @@ int xp_client_main(const struct xp_opts *o)
 	if (xp_cli_prepare(o, &cli, &err))
 		return xp_usage_error(o->json_stream ? 2 : o->json, err.msg);
 	sigfd = xp_signal_fd();
+	xp_raise_fd_limit();
 	if (!host) {
-		if (embedded(o, &srv, &thr, cpus, sizeof(cpus), &err))
+		if (embedded(o, &srv, &thr, cpus, sizeof(cpus), &key, &err))
 			return xp_cli_fail(o, err.msg);
 		host = o->ipv6 ? "::1" : "127.0.0.1";
 		port = xp_server_port(srv);
@@ -88,6 +93,7 @@ int xp_client_main(const struct xp_opts *o)
 		xp_server_stop(srv);
 		pthread_join(thr, NULL);
 		xp_server_close(srv);
+		xp_auth_key_wipe(&key);
 	}
 	return rc;
 }
