@@ -149,7 +149,8 @@ int xp_msg_decode(const uint8_t *buf, size_t len, struct xp_msg *m,
 const char *xp_msg_type_name(uint16_t type);
 
 /* Data-connection hello: the first 16 bytes on every TCP data connection
- * and the body of the UDP hello datagram (and its echo, the ack):
+ * and the body of the UDP hello datagram (proto/hello.h for the rest of
+ * the UDP handshake):
  *   magic u32 "XPDT" | cookie u64 | flow index u32 (big-endian). */
 #define XP_DATA_MAGIC 0x58504454u /* "XPDT" */
 #define XP_DATA_HELLO_LEN 16
