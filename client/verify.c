@@ -135,7 +135,8 @@ static void check_cpu_ids(struct xp_client_result *r)
 	while (*list && off + 8 < sizeof(out)) {
 		char *end;
 		long v = strtol(list, &end, 10);
-		int ok = end != list && v >= 0 && v < CPU_ID_MAX && (*end == ',' || !*end);
+		int ok = *list >= '0' && *list <= '9' && v < CPU_ID_MAX &&
+			 (*end == ',' || !*end);
 
 		bad |= !ok;
 		off += (size_t)(ok ? snprintf(out + off, sizeof(out) - off, "%s%ld",
