@@ -133,6 +133,14 @@ int xp_srv_check_setup(const struct xp_server_cfg *c, const struct xp_msg_setup 
 	return check_sizes(c, p, err);
 }
 
+/* a * b + c, or UINT64_MAX when it does not fit (never admitted) */
+static uint64_t mul_add(uint64_t a, uint64_t b, uint64_t c)
+{
+	uint64_t r;
+
+	return xp_u64_mul(a, b, &r) || xp_u64_add(r, c, &r) ? UINT64_MAX : r;
+}
+
 /* A worker's buffers as common/engine/worker.c sizes them, and its
  * histograms. */
 static uint64_t worker_mem(const struct xp_msg_setup *p)
@@ -142,10 +150,11 @@ static uint64_t worker_mem(const struct xp_msg_setup *p)
 	uint64_t rx = 256u << 10;
 
 	if (t->udp && t->bulk)
-		tx = p->req_size * XP_UDP_BATCH;
+		tx = mul_add(p->req_size, XP_UDP_BATCH, 0);
 	if (!t->udp && t->bulk)
 		rx = 1u << 20;
-	return (tx > rx ? tx : rx) + (tx > (64u << 10) ? tx : (64u << 10)) + 2 * HIST_MEM;
+	return mul_add(tx > rx ? tx : rx, 1, mul_add(tx > (64u << 10) ? tx : (64u << 10),
+						     1, 2 * HIST_MEM));
 }
 
 void xp_srv_cost(const struct xp_msg_setup *p, struct xp_cost *c)
@@ -153,9 +162,9 @@ void xp_srv_cost(const struct xp_msg_setup *p, struct xp_cost *c)
 	memset(c, 0, sizeof(*c));
 	c->threads = p->threads;
 	c->flows = p->flows;
-	c->mem = p->threads * worker_mem(p) + p->flows * FLOW_MEM;
+	c->mem = mul_add(p->threads, worker_mem(p), mul_add(p->flows, FLOW_MEM, 0));
 	/* each worker: epoll, eventfd and a mailbox pipe; each flow a socket */
-	c->fds = p->flows + 4 * p->threads + 1;
+	c->fds = mul_add(p->threads, 4, mul_add(p->flows, 1, 1));
 	c->spin = p->flags & XP_SETUP_F_SPIN ? p->threads : 0;
 }
 
