@@ -23,6 +23,7 @@
 
 #define CONNECT_MS 5000
 #define CTL_MS 15000
+#define TEARDOWN_NS (300 * XP_NS_PER_MS)
 
 struct client {
 	const struct xp_opts *o;
@@ -509,14 +510,15 @@ int xp_client_run(const struct xp_opts *o, const char *host, uint16_t port,
 }
 
 /* Whatever failed, past the deadline the deadline is the reason. */
-static void past_deadline(const struct client *cl, uint64_t t0, struct xp_err *err)
+static void past_deadline(const struct client *cl, struct xp_err *err)
 {
+	const struct xp_opts *o = cl->o;
 	char why[XP_ERR_MAX];
 
 	snprintf(why, sizeof(why), "%s", err->msg);
 	xp_err_set(err, "%s: the test was not over %.1f s after it began (-l + --warmup + "
-		   "--control-timeout): giving up (%s)", cl->who,
-		   (double)(cl->deadline - t0) / XP_NS_PER_SEC, why);
+		   "--control-timeout): giving up (%s)", cl->who, (double)(o->length +
+		   (cl->ops->rr ? o->warmup : 0) + o->control_timeout) / XP_NS_PER_SEC, why);
 }
 
 static int run(struct client *cl, const char *host, uint16_t port,
@@ -527,6 +529,9 @@ static int run(struct client *cl, const char *host, uint16_t port,
 
 	cl->deadline = t0 + cl->o->length + (cl->ops->rr ? cl->o->warmup : 0) +
 		       cl->o->control_timeout;
+	/* "ends within": give up a little early, leaving time to close down */
+	if (cl->o->control_timeout > 2 * TEARDOWN_NS)
+		cl->deadline -= TEARDOWN_NS;
 	rc = connect_control(cl, host, port, err);
 	if (!rc) {
 		snprintf(r->server, sizeof(r->server), "%s", cl->peer);
@@ -537,7 +542,7 @@ static int run(struct client *cl, const char *host, uint16_t port,
 	if (!rc)
 		rc = run_test(cl, r, err);
 	if (rc && xp_now_ns() >= cl->deadline)
-		past_deadline(cl, t0, err);
+		past_deadline(cl, err);
 	if (!rc)
 		xp_verify_result(cl->o, r);
 	return rc;
