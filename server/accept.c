@@ -53,7 +53,7 @@ static int data_hello(struct xp_server *s, struct xp_pending *p, ssize_t n)
 	xp_srv_unpend(s, p);
 	if (recv(fd, hello, sizeof(hello), 0) != (ssize_t)sizeof(hello) ||
 	    xp_data_hello_decode(hello, sizeof(hello), &cookie, &idx) ||
-	    xp_srv_route(s, fd, cookie, idx, peer))
+	    xp_srv_route(s, fd, SOCK_STREAM, cookie, idx, peer))
 		close(fd);
 	return 1;
 }

@@ -175,7 +175,7 @@ static int take_index(struct xp_session *ss, uint32_t idx)
 	return 0;
 }
 
-int xp_srv_route(struct xp_server *s, int fd, uint64_t cookie, uint32_t idx,
+int xp_srv_route(struct xp_server *s, int fd, int type, uint64_t cookie, uint32_t idx,
 		 const char *peer)
 {
 	struct xp_session *ss = xp_srv_find(s, cookie);
@@ -183,6 +183,11 @@ int xp_srv_route(struct xp_server *s, int fd, uint64_t cookie, uint32_t idx,
 
 	if (!ss) {
 		xp_ratelog(s->cfg.log, rl, "%s: data connection for unknown test, closed", peer);
+		return -1;
+	}
+	if (xp_test(ss->run.test)->sock_type != type) {
+		xp_ratelog(s->cfg.log, rl, "%s: %s data connection for a %s test, closed",
+			   peer, type == SOCK_STREAM ? "TCP" : "UDP", xp_test_name(ss->run.test));
 		return -1;
 	}
 	if (idx >= ss->setup.flows) {

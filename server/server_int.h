@@ -64,9 +64,10 @@ struct xp_server {
 /* server.c */
 int xp_srv_watch(struct xp_server *s, int fd, enum xp_ev_kind k, uint32_t events);
 struct xp_session *xp_srv_find(struct xp_server *s, uint64_t cookie);
-/* Hand a data socket (TCP, or a connected UDP socket) to its worker.  0:
- * the worker's now; -1: refused (logged), fd still the caller's. */
-int xp_srv_route(struct xp_server *s, int fd, uint64_t cookie, uint32_t idx,
+/* Hand a data socket (TCP, or a connected UDP socket: type SOCK_STREAM or
+ * SOCK_DGRAM) to its worker.  0: the worker's now; -1: refused (logged),
+ * fd still the caller's. */
+int xp_srv_route(struct xp_server *s, int fd, int type, uint64_t cookie, uint32_t idx,
 		 const char *peer);
 
 /* accept.c */

@@ -184,7 +184,6 @@ static int run(struct xp_session *s, struct xp_err *err)
 	struct xp_cpu_snap a, b;
 	struct xp_live live;
 	struct xp_msg m;
-	char who[96];
 	int rc = setup(s, err);
 
 	if (rc)
@@ -195,9 +194,9 @@ static int run(struct xp_session *s, struct xp_err *err)
 	m.type = XP_MSG_GO;
 	if (send_msg(s, &m, err))
 		return -1;
-	snprintf(who, sizeof(who), "client %s", s->peer);
-	/* heartbeats for a client that announced its own */
-	xp_live_init(&live, s->ctl_fd, who, s->setup.heartbeat_ms ? XP_HEARTBEAT_MS : 0,
+	/* heartbeats for a client that announced its own ("client": the log
+	 * line starts with its address) */
+	xp_live_init(&live, s->ctl_fd, "client", s->setup.heartbeat_ms ? XP_HEARTBEAT_MS : 0,
 		     s->setup.heartbeat_ms);
 	if (wait_stop(s, &live, &m, err))
 		return -1;

@@ -206,7 +206,8 @@ static void on_confirm(struct xp_server *s, const struct dgram *d)
 		xp_ratelog(s->cfg.log, &s->rl[XP_RL_REFUSED], "%s: %s", d->ps, err.msg);
 		return;
 	}
-	if (send(fd, d->b, d->n, MSG_DONTWAIT) < 0 || xp_srv_route(s, fd, cookie, idx, d->ps))
+	if (send(fd, d->b, d->n, MSG_DONTWAIT) < 0 ||
+	    xp_srv_route(s, fd, SOCK_DGRAM, cookie, idx, d->ps))
 		close(fd);
 }
 
