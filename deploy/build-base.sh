@@ -38,5 +38,5 @@ debootstrap --variant=minbase --include="$packages" bookworm "$tree" "$mirror" \
 	>"$tree.log" 2>&1 || { tail -20 "$tree.log" >&2; rm -f "$tree.log"; die "debootstrap failed"; }
 rm -f "$tree.log"
 rm -rf "$tree"/var/cache/apt/archives/*.deb "$tree"/var/lib/apt/lists/*
-tar -C "$tree" -c . | podman import - "$image" >/dev/null
+tar -C "$tree" -c . | podman import --quiet - "$image" >/dev/null
 echo "build-base.sh: made $image"

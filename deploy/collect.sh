@@ -14,8 +14,8 @@
 set -euo pipefail
 
 ns=
-job=xperf-client
-out=xperf-results
+job="xperf-client"
+out="xperf-results"
 wait_s=900
 xperf=${XPERF:-xperf}
 
@@ -80,7 +80,7 @@ fetch() {
 
 # How far apart the clients started (whole seconds, from each result).
 skew() {
-	local t lo= hi=
+	local t lo="" hi=""
 	for f in "$out"/[0-9]*.json; do
 		t=$(sed -n 's/^ *"timestamp_s": *\([0-9][0-9]*\).*/\1/p' "$f" | head -n 1)
 		[ -n "$t" ] || continue

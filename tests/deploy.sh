@@ -72,7 +72,7 @@ case $ldd_out in
 *) fail "ldd: $ldd_out" ;;
 esac
 command -v file >/dev/null && echo "file: $(file -b "$bin")"
-echo "ldd: $(echo $ldd_out); size $(wc -c <"$bin") bytes"
+echo "ldd: $(echo "$ldd_out" | tr -d '\n'); size $(wc -c <"$bin") bytes"
 [ "$("$bin" --version)" = "$("$XPERF" --version)" ] || fail "image binary: $("$bin" --version)"
 "$bin" --version
 
