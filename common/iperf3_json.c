@@ -284,11 +284,11 @@ static void write_stream(struct xp_json *j, const struct xp_i3_stream_res *s)
 	xp_json_obj_close(j);
 }
 
-void xp_i3_results_write(struct xp_json *j, const struct xp_i3_results *r)
+void xp_i3_results_write(struct xp_json *j, const char *key, const struct xp_i3_results *r)
 {
 	uint32_t i;
 
-	xp_json_obj_open(j, NULL);
+	xp_json_obj_open(j, key);
 	xp_json_dbl(j, "cpu_util_total", r->cpu_total);
 	xp_json_dbl(j, "cpu_util_user", r->cpu_user);
 	xp_json_dbl(j, "cpu_util_system", r->cpu_system);

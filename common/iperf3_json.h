@@ -76,9 +76,9 @@ struct xp_i3_results {
  * more streams than XP_I3_STREAMS_MAX or a stream id repeats. */
 int xp_i3_results_parse(const char *text, size_t len, struct xp_i3_results *r,
 			struct xp_err *err);
-/* The results as iperf3 sends them, into j (compact; negative numbers
- * signed, as 3.14+ does and 3.12 reads). */
-void xp_i3_results_write(struct xp_json *j, const struct xp_i3_results *r);
+/* The results as iperf3 sends them, into j under key (NULL at the top
+ * level; negative numbers signed, as 3.14+ does and 3.12 reads). */
+void xp_i3_results_write(struct xp_json *j, const char *key, const struct xp_i3_results *r);
 /* The stream with this id in r, or NULL. */
 const struct xp_i3_stream_res *xp_i3_results_find(const struct xp_i3_results *r, int64_t id);
 

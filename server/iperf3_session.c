@@ -237,7 +237,7 @@ static int send_results(struct xp_i3sess *s, struct xp_err *err)
 	int rc;
 
 	xp_json_init(&j, 0);
-	xp_i3_results_write(&j, s->res);
+	xp_i3_results_write(&j, NULL, s->res);
 	rc = xp_i3_send_json(s->ctl, &j, s->peer, err);
 	xp_json_free(&j);
 	return rc;
@@ -328,6 +328,13 @@ int xp_i3sess_start(struct xp_i3sess *s, struct xp_err *err)
 
 void xp_i3sess_abort(struct xp_i3sess *s)
 {
+	uint8_t b = XP_I3_SERVER_TERMINATE;
+
+	/* as iperf3's server does when it is stopped: the client prints
+	 * "the server has terminated" (a byte cannot be cut in two) */
+	if (send(s->ctl, &b, 1, MSG_DONTWAIT | MSG_NOSIGNAL) < 0) {
+		/* the client learns it from the close */
+	}
 	shutdown(s->ctl, SHUT_RDWR);
 }
 

@@ -87,7 +87,10 @@ struct xp_i3_side_cfg {
 	uint32_t pace_burst;      /* UDP: datagrams back to back */
 	int gso;                  /* UDP senders may use GSO */
 	struct xp_sockopts so;
-	const char *cpus;         /* worker CPUs, NULL: those allowed */
+	const char *cpus;         /* CPUs to pin the workers to; NULL: not
+				   * pinned (as iperf3's threads are not),
+				   * which on a shared host lets them move
+				   * off a busy CPU */
 	uint32_t max_threads;     /* workers per direction, at most */
 };
 

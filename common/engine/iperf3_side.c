@@ -74,7 +74,7 @@ int xp_i3_side_init(struct xp_i3_side *s, const struct xp_i3_side_cfg *c,
 		    struct xp_err *err)
 {
 	uint32_t pos, cpus = ncpus(c->cpus);
-	int dir;
+	int dir, i;
 
 	memset(s, 0, sizeof(*s));
 	s->udp = c->udp;
@@ -97,6 +97,8 @@ int xp_i3_side_init(struct xp_i3_side *s, const struct xp_i3_side_cfg *c,
 		s->run[dir].run.threads = n;
 		if (xp_group_create(&s->g[dir], &s->run[dir].run, (int)n, c->cpus, "cpus", err))
 			return -1;
+		for (i = 0; !c->cpus && i < s->g[dir].n; i++)
+			s->g[dir].w[i].cpu = -1;
 	}
 	return 0;
 }
