@@ -84,7 +84,7 @@ jqt "$TMP/s-udp.json" '.end.sum_sent.packets == .end.sum_received.packets and
 [ "$(server_count received)" = "$(jq .end.sum_received.bytes "$TMP/s-udp.json")" ] ||
 	fail "UDP: the server's own count differs from the client's JSON"
 jqt "$TMP/s-udp.json" '(.end.sum.jitter_ms | type == "number") and .end.sum.jitter_ms >= 0 and
-	(.end.sum.lost_percent | type == "number") and .end.sum.lost_percent < 5 and
+	(.end.sum.lost_percent | type == "number") and
 	all(.end.streams[]; .udp.bits_per_second > 0)' "UDP: iperf3's JSON paths"
 
 # -R: the stock client stops counting at TEST_END, what was in flight is
