@@ -157,6 +157,8 @@ static int wait_end(struct xp_i3sess *s, struct xp_err *err)
 	}
 	if (xp_i3_recv_state(s->ctl, 1000, &st, s->peer, err))
 		return -1;
+	if (st == XP_I3_CLIENT_TERMINATE)
+		return xp_err_set(err, "the iperf3 client ended the test (CLIENT_TERMINATE)");
 	if (st != XP_I3_TEST_END)
 		return xp_err_set(err, "iperf3 client sent state %d during the test", st);
 	return 0;
@@ -306,7 +308,8 @@ static void *sess_main(void *arg)
 	struct xp_err err = { "" };
 
 	if (converse(s, &err))
-		xp_log(s->cfg->log, "%s: iperf3 test: %s; abandoned", s->peer, err.msg);
+		xp_log(s->cfg->log, "%s: iperf3 test: %s; abandoned", s->peer,
+		       atomic_load(&s->aborted) ? "the server is stopping" : err.msg);
 	set_phase(s, XP_I3P_DONE);
 	if (s->side_made)
 		xp_i3_side_destroy(&s->side);
@@ -330,6 +333,7 @@ void xp_i3sess_abort(struct xp_i3sess *s)
 {
 	uint8_t b = XP_I3_SERVER_TERMINATE;
 
+	atomic_store(&s->aborted, 1);
 	/* as iperf3's server does when it is stopped: the client prints
 	 * "the server has terminated" (a byte cannot be cut in two) */
 	if (send(s->ctl, &b, 1, MSG_DONTWAIT | MSG_NOSIGNAL) < 0) {

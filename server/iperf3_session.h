@@ -36,6 +36,7 @@ struct xp_i3sess {
 	uint32_t want, accepted; /* streams expected, arrived (under *mu) */
 	int udp;
 	_Atomic int done;        /* the thread has finished its work */
+	_Atomic int aborted;     /* the server is stopping */
 	struct xp_i3_params p;
 	struct xp_i3_side side;
 	int side_made;
