@@ -114,7 +114,7 @@ static void read_params(const struct xp_jval *o, struct xp_i3_params *p)
 int xp_i3_params_parse(const char *text, size_t len, struct xp_i3_params *p,
 		       struct xp_err *err)
 {
-	struct xp_jlimits lim = { len ? len : 1, JSON_DEPTH, 0 };
+	struct xp_jlimits lim = { len ? len : 1, JSON_DEPTH, len / 2 + 16 };
 	struct xp_jdoc *doc = xp_jdoc_parse(text, len, &lim, err);
 	const struct xp_jval *o;
 	int rc = 0;
@@ -253,7 +253,8 @@ static int read_results(const struct xp_jval *o, struct xp_i3_results *r,
 int xp_i3_results_parse(const char *text, size_t len, struct xp_i3_results *r,
 			struct xp_err *err)
 {
-	struct xp_jlimits lim = { len ? len : 1, JSON_DEPTH, 0 };
+	/* a value takes at least a byte and a separator: no more nodes */
+	struct xp_jlimits lim = { len ? len : 1, JSON_DEPTH, len / 2 + 16 };
 	struct xp_jdoc *doc;
 	int rc;
 

@@ -25,7 +25,10 @@
 #define XP_I3_COOKIE_CHARS 36 /* [a-z2-7] */
 #define XP_I3_COOKIE_LEN 37   /* ... and a NUL */
 #define XP_I3_PARAMS_MAX 8192 /* iperf3 servers refuse longer parameters */
-#define XP_I3_RESULTS_MAX (4u << 20) /* results (iperf3 sets no limit) */
+#define XP_I3_RESULTS_MAX (4u << 20) /* a server's results (iperf3 sets no
+				     * limit; --get-server-output can be long) */
+#define XP_I3_CLIENT_RESULTS_MAX (256u << 10) /* a client's: 256 streams of
+					     * a few hundred bytes */
 #define XP_I3_MAX_STREAMS 128 /* -P: iperf3's own limit per direction */
 #define XP_I3_UDP_MIN 16      /* the smallest datagram iperf3 accepts */
 #define XP_I3_UDP_MAX 65507

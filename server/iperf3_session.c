@@ -170,7 +170,7 @@ static int peer_results(struct xp_i3sess *s, struct i3_run *r, struct xp_err *er
 	uint32_t len, i;
 	int rc;
 
-	if (xp_i3_recv_json(s->ctl, XP_I3_RESULTS_MAX, RESULTS_MS, &json, &len, s->peer, err))
+	if (xp_i3_recv_json(s->ctl, XP_I3_CLIENT_RESULTS_MAX, RESULTS_MS, &json, &len, s->peer, err))
 		return -1;
 	rc = xp_i3_results_parse(json, len, s->res, err);
 	free(json);
