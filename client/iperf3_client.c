@@ -27,7 +27,7 @@
 #define CONNECT_MS 5000
 #define CTL_MS 15000
 #define RESULTS_MS 15000
-#define READ_GRACE_MS 100 /* after the last byte was acknowledged: the
+#define READ_GRACE_MS 20 /* after the last byte was acknowledged: the
 			   * server reads it before TEST_END arrives */
 
 int xp_i3c_expect(struct xp_i3c *cl, int want, int timeout_ms, struct xp_err *err)
