@@ -20,6 +20,8 @@
 #include "common/clock.h"
 #include "common/log.h"
 #include "proto/be.h"
+#include "proto/iperf3.h"
+#include "server/iperf3_server.h"
 #include "server/server_int.h"
 
 #define PENDING_EVENTS (EPOLLIN | EPOLLRDHUP | EPOLLET)
@@ -58,11 +60,36 @@ static int data_hello(struct xp_server *s, struct xp_pending *p, ssize_t n)
 	return 1;
 }
 
+/* A stock iperf3 client (its 37-byte cookie first)?  1: p is gone (taken
+ * or refused); 0: maybe, wait; -1: not iperf3's.  With --auth-file none
+ * is served: iperf3 cannot authenticate. */
+static int iperf3(struct xp_server *s, struct xp_pending *p, const uint8_t *b, ssize_t n)
+{
+	char peer[sizeof(p->peer)];
+	int fd = p->fd, c;
+
+	if (s->cfg.auth) {
+		c = xp_i3_cookie_check(b, (size_t)n);
+		if (c == 1) {
+			xp_ratelog(s->cfg.log, &s->rl[XP_RL_AUTH], "%s: iperf3 client refused: "
+				   "this server requires authentication (--auth-file)", p->peer);
+			xp_srv_drop(s, p);
+		}
+		return c;
+	}
+	memcpy(peer, p->peer, sizeof(peer));
+	c = xp_i3srv_classify(s->i3, fd, b, (size_t)n, peer);
+	if (c == 1)
+		xp_srv_unpend(s, p); /* the iperf3 server's now, or closed */
+	return c;
+}
+
 /* What the first bytes say.  1: p is gone (handed over or closed); 0: wait. */
 static int classify(struct xp_server *s, struct xp_pending *p, int hup)
 {
-	uint8_t b[XP_DATA_HELLO_LEN];
+	uint8_t b[XP_I3_COOKIE_LEN]; /* the longest first message: an iperf3 cookie */
 	ssize_t n = recv(p->fd, b, sizeof(b), MSG_PEEK);
+	int i3;
 
 	if (n < 0 && (errno == EAGAIN || errno == EINTR))
 		return 0;
@@ -74,6 +101,9 @@ static int classify(struct xp_server *s, struct xp_pending *p, int hup)
 		p->state = XP_P_CTL;
 		return xp_srv_ctl_step(s, p, hup);
 	}
+	i3 = iperf3(s, p, b, n);
+	if (i3 >= 0)
+		return i3;
 	if (n >= 4 && xp_get32(b) != XP_DATA_MAGIC) {
 		xp_ratelog(s->cfg.log, &s->rl[XP_RL_NOISE], "%s: not an xperf peer (first "
 			   "bytes 0x%08x), closed", p->peer, xp_get32(b));

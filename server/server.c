@@ -20,6 +20,7 @@
 #include "common/log.h"
 #include "common/sock.h"
 #include "common/tests.h"
+#include "server/iperf3_server.h"
 #include "server/server_int.h"
 
 int xp_srv_watch(struct xp_server *s, int fd, enum xp_ev_kind k, uint32_t events)
@@ -103,6 +104,7 @@ struct xp_server *xp_server_open(const struct xp_server_cfg *cfg, struct xp_err 
 		return NULL;
 	}
 	s->cfg = *cfg;
+	s->i3 = xp_i3srv_new(&s->cfg);
 	if (!s->cfg.header_timeout_ns)
 		s->cfg.header_timeout_ns = XP_HEADER_TIMEOUT_NS;
 	s->lfd = s->ufd[0] = s->ufd[1] = s->stopfd = s->done[0] = s->done[1] = -1;
@@ -112,7 +114,7 @@ struct xp_server *xp_server_open(const struct xp_server_cfg *cfg, struct xp_err 
 	s->sess = calloc(s->cfg.max_tests + 1, sizeof(*s->sess));
 	s->epfd = epoll_create1(EPOLL_CLOEXEC);
 	s->stopfd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-	if (!s->pend || !s->sess) {
+	if (!s->pend || !s->sess || !s->i3) {
 		xp_err_set(err, "server: out of memory");
 		goto fail;
 	}
@@ -289,6 +291,7 @@ void xp_server_close(struct xp_server *s)
 
 	if (!s)
 		return;
+	xp_i3srv_free(s->i3);
 	while (s->npend)
 		close(s->pend[--s->npend].fd);
 	for (i = 0; i < sizeof(fds) / sizeof(fds[0]); i++)

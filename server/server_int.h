@@ -7,7 +7,9 @@
  *   admit.c      a control connection before it is a test: its first
  *                message, authentication, the SETUP and the limits
  *   udp_hello.c  UDP flows: hello, challenge, confirm
- *   limits.c     per-address counts, SETUP checks, the resource budget */
+ *   limits.c     per-address counts, SETUP checks, the resource budget
+ * and server/iperf3_server.c, given the connections and datagrams that
+ * are stock iperf3 clients'. */
 #ifndef XP_SERVER_INT_H
 #define XP_SERVER_INT_H
 
@@ -59,6 +61,7 @@ struct xp_server {
 	struct xp_cost used, max; /* the resource budget (limits.c) */
 	struct xp_ratelog rl[XP_RL_N];
 	int quit, status;
+	struct xp_i3srv *i3; /* stock iperf3 clients (server/iperf3_server.h) */
 };
 
 /* server.c */

@@ -22,6 +22,7 @@
 #include "common/log.h"
 #include "common/sha256.h"
 #include "proto/hello.h"
+#include "server/iperf3_server.h"
 #include "server/server_int.h"
 
 struct dgram {
@@ -211,6 +212,16 @@ static void on_confirm(struct xp_server *s, const struct dgram *d)
 		close(fd);
 }
 
+/* A stock iperf3 client's UDP stream (from its control connection's
+ * address only: server/iperf3_server.c)?  1: taken. */
+static int iperf3_udp(struct xp_server *s, const struct dgram *d)
+{
+	struct xp_addr local;
+
+	local_addr(d->mh, d->family, s->port, &local);
+	return xp_i3srv_udp(s->i3, d->b, d->n, &local, &d->peer) == 0;
+}
+
 static void on_datagram(struct xp_server *s, int fd, struct dgram *d)
 {
 	xp_addr_str(&d->peer, d->ps, sizeof(d->ps));
@@ -218,7 +229,7 @@ static void on_datagram(struct xp_server *s, int fd, struct dgram *d)
 		on_hello(s, fd, d);
 	else if (xp_udp_confirm_decode(d->b, d->n, NULL, NULL, NULL) == 0)
 		on_confirm(s, d);
-	else
+	else if (s->cfg.auth || !iperf3_udp(s, d))
 		stray(s, d, "not a hello");
 }
 

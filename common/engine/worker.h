@@ -40,6 +40,9 @@ struct xp_run {
 	uint64_t sched_ns;   /* RR --rate: interval between one flow's requests */
 	uint64_t rcvlowat;   /* TCP stream receivers: 0 auto, 1 kernel default, else bytes */
 	_Atomic uint32_t registered; /* server: persistent flows taken in by workers */
+	/* NULL: the test table's engine for test and role; else these
+	 * callbacks (iperf3 tests, common/engine/iperf3.h) */
+	const struct xp_side_ops *side;
 };
 
 /* A worker's counters at one moment, for interval reports: taken by the
