@@ -116,10 +116,29 @@ static void cli_scheduled(struct xp_flow *f)
 	cli_tx(f);
 }
 
+/* -n/-k: one more transaction of the flow's share; 0 when none is left,
+ * and the flow finishes as at STOP once its outstanding ones complete. */
+static int cli_take(struct xp_flow *f)
+{
+	if (f->stopping || !xp_flow_allow(f, 1)) {
+		f->stopping = 1;
+		return 0;
+	}
+	xp_flow_spend(f, 1);
+	return 1;
+}
+
+static void cli_close_now(struct xp_flow *f)
+{
+	shutdown(f->fd, SHUT_WR);
+	xp_flow_finish(f);
+}
+
 static void cli_done(struct xp_flow *f)
 {
 	struct xp_worker *w = f->w;
 	uint64_t now = xp_now_ns();
+	int more;
 
 	xp_hist_add(w->hist, now - rs(f)->ring[rs(f)->rhead]);
 	if (w->raw_hist)
@@ -129,14 +148,14 @@ static void cli_done(struct xp_flow *f)
 	f->trans++;
 	w->c.transactions++;
 	w->now = now;
-	if (!f->stopping && w->run->sched_ns) {
+	more = cli_take(f);
+	if (more && w->run->sched_ns) {
 		cli_scheduled(f);
-	} else if (!f->stopping) {
+	} else if (more) {
 		cli_issue(f);
 		cli_tx(f);
 	} else if (!rs(f)->rcount) {
-		shutdown(f->fd, SHUT_WR);
-		xp_flow_finish(f);
+		cli_close_now(f);
 	}
 }
 
@@ -197,16 +216,21 @@ static void cli_go(struct xp_flow *f)
 {
 	uint32_t i;
 
+	rs(f)->t0 = f->w->now;
 	if (f->w->run->sched_ns) {
 		f->next_send = 0;
-		rs(f)->t0 = f->w->now;
-		cli_scheduled(f);
+		if (cli_take(f))
+			cli_scheduled(f);
+		else
+			cli_close_now(f);
 		return;
 	}
-	rs(f)->t0 = f->w->now;
-	for (i = 0; i < f->w->run->burst; i++)
+	for (i = 0; i < f->w->run->burst && cli_take(f); i++)
 		cli_issue(f);
-	cli_tx(f);
+	if (rs(f)->rcount)
+		cli_tx(f);
+	else
+		cli_close_now(f);
 }
 
 static void cli_stop(struct xp_flow *f)
@@ -300,7 +324,7 @@ static void cli_measure(struct xp_flow *f)
 }
 
 const struct xp_side_ops xp_rr_client = {
-	.state = sizeof(struct rr_state),
+	.state = sizeof(struct rr_state), .sends = 1,
 	.add = cli_add, .go = cli_go, .stop = cli_stop, .close = cli_close,
 	.measure = cli_measure,
 };
