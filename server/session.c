@@ -207,11 +207,14 @@ static int run(struct xp_session *s, struct xp_err *err)
 	if (rc)
 		return rc;
 	xp_cpu_snap(&a);
-	xp_group_cmd(&s->group, XP_CMD_GO);
+	/* GO leaves before the workers start, so a server that sends is not
+	 * ahead of it in a queue on the path (a shaped link held GO behind a
+	 * second of UDP_MAERTS data); the client's data can only come after */
 	memset(&m, 0, sizeof(m));
 	m.type = XP_MSG_GO;
 	if (send_msg(s, &m, err))
 		return -1;
+	xp_group_cmd(&s->group, XP_CMD_GO);
 	if (xp_session_wait_stop(s, &a, err))
 		return -1;
 	xp_group_cmd(&s->group, XP_CMD_STOP);

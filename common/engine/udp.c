@@ -144,6 +144,7 @@ static int sent(struct xp_flow *f, uint32_t dgrams)
 		f->next_send += xp_pace_ns(bytes, w->run->rate_bps);
 	if (!xp_flow_spend(f, dgrams))
 		return 0;
+	w->now = w->t_end = xp_now_ns(); /* the sender's time ends with its last send */
 	xp_flow_finish(f);
 	return 1;
 }
