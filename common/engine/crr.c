@@ -52,10 +52,12 @@ static void cli_error(struct xp_flow *f, int errnum)
  * failed attempt takes none); 0 when none is left. */
 static int cli_take(struct xp_flow *f)
 {
-	if (f->stopping || !xp_flow_allow(f, 1))
-		return 0;
-	xp_flow_spend(f, 1);
-	return 1;
+	if (f->quota && !f->stopping) {
+		if (!f->left)
+			return 0;
+		f->left--;
+	}
+	return !f->stopping;
 }
 
 static void cli_next(struct xp_flow *f)

@@ -116,16 +116,17 @@ static void cli_scheduled(struct xp_flow *f)
 	cli_tx(f);
 }
 
-/* -n/-k: one more transaction of the flow's share; 0 when none is left,
- * and the flow finishes as at STOP once its outstanding ones complete. */
-static int cli_take(struct xp_flow *f)
+/* -n/-k: one more transaction of the flow's share, or with none left the
+ * flow stops issuing (f->stopping) and finishes as at STOP once its
+ * outstanding ones complete.  One test of f->quota on the way without. */
+static void cli_take(struct xp_flow *f)
 {
-	if (f->stopping || !xp_flow_allow(f, 1)) {
+	if (!f->quota || f->stopping)
+		return;
+	if (f->left)
+		f->left--;
+	else
 		f->stopping = 1;
-		return 0;
-	}
-	xp_flow_spend(f, 1);
-	return 1;
 }
 
 static void cli_close_now(struct xp_flow *f)
@@ -138,7 +139,6 @@ static void cli_done(struct xp_flow *f)
 {
 	struct xp_worker *w = f->w;
 	uint64_t now = xp_now_ns();
-	int more;
 
 	xp_hist_add(w->hist, now - rs(f)->ring[rs(f)->rhead]);
 	if (w->raw_hist)
@@ -148,10 +148,10 @@ static void cli_done(struct xp_flow *f)
 	f->trans++;
 	w->c.transactions++;
 	w->now = now;
-	more = cli_take(f);
-	if (more && w->run->sched_ns) {
+	cli_take(f);
+	if (!f->stopping && w->run->sched_ns) {
 		cli_scheduled(f);
-	} else if (more) {
+	} else if (!f->stopping) {
 		cli_issue(f);
 		cli_tx(f);
 	} else if (!rs(f)->rcount) {
@@ -219,13 +219,14 @@ static void cli_go(struct xp_flow *f)
 	rs(f)->t0 = f->w->now;
 	if (f->w->run->sched_ns) {
 		f->next_send = 0;
-		if (cli_take(f))
+		cli_take(f);
+		if (!f->stopping)
 			cli_scheduled(f);
 		else
 			cli_close_now(f);
 		return;
 	}
-	for (i = 0; i < f->w->run->burst && cli_take(f); i++)
+	for (i = 0; i < f->w->run->burst && (cli_take(f), !f->stopping); i++)
 		cli_issue(f);
 	if (rs(f)->rcount)
 		cli_tx(f);

@@ -111,12 +111,14 @@ static void rr_scheduled(struct xp_flow *f)
  * the flow finishes as at STOP once its outstanding ones are done. */
 static int rr_take(struct xp_flow *f)
 {
-	if (f->stopping || !xp_flow_allow(f, 1)) {
-		f->stopping = 1;
-		return 0;
+	if (f->quota && !f->stopping) {
+		if (!f->left) {
+			f->stopping = 1;
+			return 0;
+		}
+		f->left--;
 	}
-	xp_flow_spend(f, 1);
-	return 1;
+	return !f->stopping;
 }
 
 /* Slot i is answered or timed out: reuse it, or finish when stopping. */
