@@ -477,6 +477,7 @@ static int run_test(struct client *cl, struct xp_client_result *r, struct xp_err
 	r->remote = m.u.result;
 	xp_shape_sort(r);
 	discount_warmup(r);
+	xp_shape_fix_warmup(r);
 	xp_shape_fix_omit(r);
 	if (!r->warning[0] && r->remote.warning[0])
 		snprintf(r->warning, sizeof(r->warning), "server: %s", r->remote.warning);

@@ -266,20 +266,6 @@ void xp_report_json_start(struct xp_json *j, const struct xp_opts *o,
 	xp_json_obj_close(j);
 }
 
-/* iperf3's end.sum_sent / sum_received; TCP tests add the sender's
- * retransmits to sum_sent, where iperf3 puts them. */
-static void json_sum(struct xp_json *j, const char *key, uint64_t bytes, uint64_t ns,
-		     const uint64_t *retrans)
-{
-	xp_json_obj_open(j, key);
-	xp_json_u64(j, "bytes", bytes);
-	xp_json_dbl(j, "seconds", secs(ns));
-	xp_json_dbl(j, "bits_per_second", per_sec(bytes, ns) * 8);
-	if (retrans)
-		xp_json_u64(j, "retransmits", *retrans);
-	xp_json_obj_close(j);
-}
-
 /* The percentiles to report: the four every script may rely on, plus any
  * others --percentiles asks for.  Returns the count. */
 static int report_pcts(const struct xp_opts *o, double *p, int cap)
@@ -349,16 +335,15 @@ static void json_rr(struct xp_json *j, const struct xp_opts *o, const struct xp_
 /* UDP_RR: requests sent, answered, timed out. */
 static void json_udp_rr(struct xp_json *j, const struct xp_client_result *r)
 {
-	uint64_t lost = r->local.c.lost, sent = r->local.c.datagrams_sent;
+	struct xp_dir d = {
+		.dgrams_sent = r->local.c.datagrams_sent,
+		.dgrams_received = r->local.c.datagrams_received,
+		.lost = r->local.c.lost,
+		.out_of_order = r->remote.c.out_of_order,
+		.duplicates = r->remote.c.duplicates,
+	};
 
-	xp_json_obj_open(j, "udp");
-	xp_json_u64(j, "packets_sent", sent);
-	xp_json_u64(j, "packets_received", r->local.c.datagrams_received);
-	xp_json_u64(j, "lost", lost);
-	xp_json_dbl(j, "lost_percent", pct(lost, sent));
-	xp_json_u64(j, "out_of_order", r->remote.c.out_of_order);
-	xp_json_u64(j, "duplicates", r->remote.c.duplicates);
-	xp_json_obj_close(j);
+	xp_report_json_udp(j, "udp", &d, 0);
 }
 
 static void json_side(struct xp_json *j, const char *key, const struct xp_side_result *r)
@@ -459,9 +444,9 @@ void xp_report_json_end(struct xp_json *j, const struct xp_opts *o,
 
 	xp_json_obj_open(j, key);
 	if (is_rr(r->test)) {
-		json_sum(j, "sum_sent", r->local.c.bytes_sent, r->local.active_ns,
+		xp_report_json_sum(j, "sum_sent", r->local.c.bytes_sent, r->local.active_ns,
 			 is_udp(r->test) ? NULL : &retrans);
-		json_sum(j, "sum_received", r->remote.c.bytes_received, r->local.active_ns, NULL);
+		xp_report_json_sum(j, "sum_received", r->remote.c.bytes_received, r->local.active_ns, NULL);
 		json_rr(j, o, r);
 	} else {
 		xp_report_json_dirs(j, r);

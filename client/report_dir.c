@@ -179,10 +179,8 @@ void xp_report_human_dirs(FILE *f, const struct xp_client_result *r)
 		xp_dir_received_bps(r) / 1e9);
 }
 
-/* iperf3's end.sum_sent / sum_received; TCP tests add the sender's
- * retransmits to sum_sent, where iperf3 puts them. */
-static void json_sum(struct xp_json *j, const char *key, uint64_t bytes, uint64_t ns,
-		     const uint64_t *retrans)
+void xp_report_json_sum(struct xp_json *j, const char *key, uint64_t bytes, uint64_t ns,
+			const uint64_t *retrans)
 {
 	xp_json_obj_open(j, key);
 	xp_json_u64(j, "bytes", bytes);
@@ -201,18 +199,21 @@ static void json_ms(struct xp_json *j, const char *key, double ms)
 		xp_json_dbl(j, key, ms);
 }
 
-static void json_udp(struct xp_json *j, const char *key, const struct xp_dir *d)
+void xp_report_json_udp(struct xp_json *j, const char *key, const struct xp_dir *d, int bulk)
 {
 	xp_json_obj_open(j, key);
-	xp_json_str_val(j, "direction", d->s2c ? "server_to_client" : "client_to_server");
+	if (bulk)
+		xp_json_str_val(j, "direction", d->s2c ? "server_to_client" : "client_to_server");
 	xp_json_u64(j, "packets_sent", d->dgrams_sent);
 	xp_json_u64(j, "packets_received", d->dgrams_received);
 	xp_json_u64(j, "lost", d->lost);
 	xp_json_dbl(j, "lost_percent", pct(d->lost, d->dgrams_sent));
 	xp_json_u64(j, "out_of_order", d->out_of_order);
 	xp_json_u64(j, "duplicates", d->duplicates);
-	json_ms(j, "jitter_ms", d->jitter_ms);
-	json_ms(j, "jitter_max_ms", d->jitter_max_ms);
+	if (bulk) {
+		json_ms(j, "jitter_ms", d->jitter_ms);
+		json_ms(j, "jitter_max_ms", d->jitter_max_ms);
+	}
 	xp_json_obj_close(j);
 }
 
@@ -223,12 +224,12 @@ void xp_report_json_dirs(struct xp_json *j, const struct xp_client_result *r)
 
 	if (!n)
 		return;
-	json_sum(j, "sum_sent", d[0].sent, d[0].sent_ns, udp ? NULL : &d[0].retrans);
-	json_sum(j, "sum_received", d[0].received, d[0].recv_ns, NULL);
+	xp_report_json_sum(j, "sum_sent", d[0].sent, d[0].sent_ns, udp ? NULL : &d[0].retrans);
+	xp_report_json_sum(j, "sum_received", d[0].received, d[0].recv_ns, NULL);
 	if (n > 1) {
-		json_sum(j, "sum_sent_bidir_reverse", d[1].sent, d[1].sent_ns,
+		xp_report_json_sum(j, "sum_sent_bidir_reverse", d[1].sent, d[1].sent_ns,
 			 udp ? NULL : &d[1].retrans);
-		json_sum(j, "sum_received_bidir_reverse", d[1].received, d[1].recv_ns, NULL);
+		xp_report_json_sum(j, "sum_received_bidir_reverse", d[1].received, d[1].recv_ns, NULL);
 		xp_json_obj_open(j, "sum_bidir");
 		xp_json_u64(j, "bytes_sent", d[0].sent + d[1].sent);
 		xp_json_u64(j, "bytes_received", d[0].received + d[1].received);
@@ -236,9 +237,9 @@ void xp_report_json_dirs(struct xp_json *j, const struct xp_client_result *r)
 		xp_json_obj_close(j);
 	}
 	if (udp)
-		json_udp(j, "udp", &d[0]);
+		xp_report_json_udp(j, "udp", &d[0], 1);
 	if (udp && n > 1)
-		json_udp(j, "udp_bidir_reverse", &d[1]);
+		xp_report_json_udp(j, "udp_bidir_reverse", &d[1], 1);
 }
 
 void xp_report_human_shape(FILE *f, const struct xp_opts *o, const struct xp_client_result *r)

@@ -44,4 +44,12 @@ void xp_report_human_shape(FILE *f, const struct xp_opts *o, const struct xp_cli
  * end.udp_bidir_reverse). */
 void xp_report_json_dirs(struct xp_json *j, const struct xp_client_result *r);
 
+/* One iperf3-style sum: bytes, seconds, bits_per_second (and the
+ * sender's retransmits when not NULL). */
+void xp_report_json_sum(struct xp_json *j, const char *key, uint64_t bytes, uint64_t ns,
+			const uint64_t *retrans);
+/* A UDP object from d's datagram counts (bulk: with its direction and
+ * jitter too). */
+void xp_report_json_udp(struct xp_json *j, const char *key, const struct xp_dir *d, int bulk);
+
 #endif

@@ -115,6 +115,22 @@ static void fix_side(struct xp_side_result *rcv, const struct xp_side_result *sn
 	rcv->omitted_bytes_received = total > left ? left : total;
 }
 
+void xp_shape_fix_warmup(struct xp_client_result *r)
+{
+	uint32_t i;
+
+	if (!r->warmup_ns)
+		return;
+	for (i = 0; i < r->nflows; i++) {
+		const struct xp_flow_result *l = &r->flows[i];
+		struct xp_flow_result *s = (struct xp_flow_result *)xp_shape_remote(r, (uint32_t)l->flow);
+
+		if (s)
+			s->transactions -= l->omitted_transactions < s->transactions
+						   ? l->omitted_transactions : s->transactions;
+	}
+}
+
 void xp_shape_fix_omit(struct xp_client_result *r)
 {
 	const struct xp_test *t = xp_test(r->test);

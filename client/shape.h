@@ -17,6 +17,9 @@ int xp_shape_collect(struct xp_client_result *r, const struct xp_worker *w);
 /* Append one of the server's (a FLOW message), at most `max` in all. */
 void xp_shape_remote_flow(struct xp_client_result *r, const struct xp_flow_result *f,
 			  uint32_t max);
+/* --warmup (RR): each server flow's transactions less the client flow's
+ * warm-up ones, as discount_warmup does for the totals. */
+void xp_shape_fix_warmup(struct xp_client_result *r);
 /* Both ends' flow results in flow order (before the lookups below). */
 void xp_shape_sort(struct xp_client_result *r);
 /* TCP stream tests after --omit: each end started counting when it

@@ -107,6 +107,7 @@ static const struct field_desc flow_fields[] = {
 	U64(55, flow.duplicates),
 	U64(56, flow.transactions),
 	U64(57, flow.jitter_ns),
+	U64(58, flow.omitted_transactions),
 };
 
 /* Frozen across all versions: code is tag 1, text is tag 2. */

@@ -63,6 +63,8 @@ struct xp_flow_result {
 	uint64_t out_of_order, duplicates; /* UDP bulk receiver */
 	uint64_t transactions;   /* RR */
 	uint64_t jitter_ns;      /* UDP bulk receiver: RFC 3550 jitter at the end */
+	uint64_t omitted_transactions; /* RR client: before --warmup ended (UDP_RR:
+					* requests sent and not outstanding then) */
 };
 
 #define XP_FLOW_F_SENDER 1u   /* this end sent the flow's data (RR: its requests) */

@@ -212,6 +212,6 @@ capcheck kmaerts "e['udp']['packets_sent'] == 3000 == c['udp']['10.232.0.2/500']
 cap_start krr
 cli krr -t TCP_RR -k 2000 -P 2 -m 100 -M 200
 cap_stop krr
-check "$TMP/krr.json" 'e["rr"]["transactions"] == e["rr"]["server_transactions"] == 2000 and d["start"]["test_start"]["warmup_s"] == 0 and sum(s["client"]["transactions"] for s in e["streams"]) == 2000' "-k 2000 TCP_RR"
+check "$TMP/krr.json" 'e["rr"]["transactions"] == e["rr"]["server_transactions"] == 2000 and d["start"]["test_start"]["warmup_s"] == 0 and sum(s["client"]["transactions"] for s in e["streams"]) == sum(s["server"]["transactions"] for s in e["streams"]) == 2000' "-k 2000 TCP_RR"
 capcheck krr 'sum(x["c2s"] for x in c["data"]) == 2 * 16 + 2000 * 100 and sum(x["s2c"] for x in c["data"]) == 2000 * 200' "-k: 2000 requests and responses on the wire"
 echo "shapes: ok"

@@ -119,6 +119,7 @@ static void keep_result(struct xp_worker *w, struct xp_flow *f)
 	t.duplicates = f->duplicates;
 	t.transactions = f->trans;
 	t.jitter_ns = f->jitter_ns;
+	t.omitted_transactions = f->omitted_trans;
 	sample_tcp(w, f, &t);
 	if (w->nfres == w->capfres) {
 		uint32_t cap = w->capfres ? 2 * w->capfres : 16;

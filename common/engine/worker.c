@@ -189,6 +189,7 @@ static void begin_measure(struct xp_worker *w)
 			f->omitted += f->bytes;
 			f->bytes = f->dgrams = 0;
 		}
+		f->omitted_trans = f->trans;
 		f->trans = 0;
 		if (f->side->measure)
 			f->side->measure(f);

@@ -101,6 +101,7 @@ struct xp_flow {
 	uint64_t next_send; /* pacing and --rate: earliest time of the next send */
 	uint64_t left;      /* -n/-k: units still to send */
 	uint64_t omitted;   /* bytes before --omit ended */
+	uint64_t omitted_trans; /* RR: transactions before --warmup ended */
 	uint64_t dgrams;    /* UDP bulk: datagrams sent; a receiver's unique at close */
 	uint64_t out_of_order, duplicates; /* UDP bulk receiver, at close */
 	uint64_t jitter_ns; /* UDP bulk receiver: RFC 3550 jitter so far ... */
