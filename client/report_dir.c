@@ -130,17 +130,19 @@ static void human_bytes(char *buf, size_t len, uint64_t b)
 	snprintf(buf, len, i ? "%.2f %s" : "%.0f %s", v, u[i]);
 }
 
-static void human_jitter(FILE *f, const struct xp_dir *d)
+static void human_jitter(FILE *f, const struct xp_dir *d, uint64_t req)
 {
-	if (d->jitter_ms < 0)
+	if (d->jitter_ms < 0 && req < XP_UDP_STAMP_LEN)
 		fprintf(f, ", jitter n/a (datagrams under %d B carry no send time)\n",
 			XP_UDP_STAMP_LEN);
+	else if (d->jitter_ms < 0)
+		fprintf(f, ", jitter n/a (the %s reported none)\n", d->rcv);
 	else
 		fprintf(f, ", jitter %.3f ms (flow mean; max %.3f)\n", d->jitter_ms,
 			d->jitter_max_ms);
 }
 
-static void human_dir(FILE *f, const struct xp_dir *d, int udp)
+static void human_dir(FILE *f, const struct xp_dir *d, int udp, uint64_t req)
 {
 	char b1[32], b2[32];
 
@@ -157,7 +159,7 @@ static void human_dir(FILE *f, const struct xp_dir *d, int udp)
 		(unsigned long long)d->dgrams_received, (unsigned long long)d->lost,
 		pct(d->lost, d->dgrams_sent), (unsigned long long)d->out_of_order,
 		(unsigned long long)d->duplicates);
-	human_jitter(f, d);
+	human_jitter(f, d, req);
 }
 
 void xp_report_human_dirs(FILE *f, const struct xp_client_result *r)
@@ -169,7 +171,7 @@ void xp_report_human_dirs(FILE *f, const struct xp_client_result *r)
 	for (i = 0; i < n; i++) {
 		if (n > 1)
 			fprintf(f, "  %s -> %s:\n", d[i].snd, d[i].rcv);
-		human_dir(f, &d[i], udp);
+		human_dir(f, &d[i], udp, r->req);
 	}
 	if (n < 2)
 		return;
