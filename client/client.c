@@ -1,13 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-#include "client/client.h"
+#include "client/client_int.h"
 
 #include <errno.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <sys/ioctl.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -20,39 +19,17 @@
 #include "common/live.h"
 #include "common/units.h"
 #include "common/engine/pace.h"
+#include "client/shape.h"
 
 #define CONNECT_MS 5000
 #define CTL_MS 15000
 #define TEARDOWN_NS (300 * XP_NS_PER_MS)
 
-struct client {
-	const struct xp_opts *o;
-	const struct xp_client_hooks *hooks;
-	struct xp_iv_state *iv;
-	uint64_t t_go;
-	struct xp_addr addr;
-	char peer[96];
-	char who[112];   /* "server 10.0.0.2:5310", for errors */
-	int ctl;
-	int sigfd;
-	struct xp_run run;
-	struct xp_group g;
-	const struct xp_test *ops;  /* facts about the test */
-	const struct xp_auth_key *key; /* --auth-file, or NULL */
-	uint64_t deadline;          /* -l + warmup + --control-timeout from the start */
-	uint64_t server_hb_ms;      /* the server's heartbeats (SETUP_OK) */
-	struct xp_live live;        /* heartbeats from GO to STOP */
-	int beating;                /* ... live is in use */
-};
-
-/* A wait of at most cap ms that ends by the deadline (at least 1 ms, so
- * a call past it fails at once rather than blocking). */
-static int ms_left(const struct client *cl, int cap)
+/* The server sends on some flow (its data, or --bidir's reverse half):
+ * it is told to STOP before the client's receivers wait for the end. */
+static int server_sends(const struct client *cl)
 {
-	uint64_t now = xp_now_ns();
-	uint64_t left = cl->deadline > now ? (cl->deadline - now) / XP_NS_PER_MS : 0;
-
-	return left < (uint64_t)cap ? (int)(left ? left : 1) : cap;
+	return cl->ops->server_sends || cl->run.bidir;
 }
 
 static int family(const struct xp_opts *o)
@@ -81,10 +58,10 @@ static int send_setup(struct client *cl, struct xp_err *err)
 	memset(&m, 0, sizeof(m));
 	m.type = XP_MSG_SETUP;
 	m.u.setup.test = (uint64_t)o->test;
-	m.u.setup.duration_ms = o->length / XP_NS_PER_MS;
+	m.u.setup.duration_ms = xp_opts_duration_ns(o) / XP_NS_PER_MS;
 	m.u.setup.req_size = xp_opts_req_size(o);
 	m.u.setup.rsp_size = xp_opts_rsp_size(o);
-	m.u.setup.flows = o->flows;
+	m.u.setup.flows = cl->run.flows;
 	m.u.setup.threads = o->threads;
 	m.u.setup.nodelay = (uint64_t)xp_opts_nodelay(o);
 	sockopts(o, 1, &so);
@@ -103,8 +80,11 @@ static int send_setup(struct client *cl, struct xp_err *err)
 	m.u.setup.burst = o->burst;
 	m.u.setup.pace_burst = o->pace_burst;
 	m.u.setup.rcvlowat = o->rcvlowat;
+	m.u.setup.bidir = cl->run.bidir;
+	m.u.setup.quota = cl->run.quota;
+	m.u.setup.omit_ms = o->omit / XP_NS_PER_MS + (o->omit % XP_NS_PER_MS != 0);
 	m.u.setup.heartbeat_ms = XP_HEARTBEAT_MS;
-	return xp_ctl_send(cl->ctl, &m, ms_left(cl, CTL_MS), cl->peer, err);
+	return xp_ctl_send(cl->ctl, &m, xp_cl_ms_left(cl, CTL_MS), cl->peer, err);
 }
 
 static int make_workers(struct client *cl, struct xp_err *err)
@@ -116,12 +96,12 @@ static int make_workers(struct client *cl, struct xp_err *err)
 static int tcp_flow(struct client *cl, uint32_t idx, struct xp_err *err)
 {
 	uint8_t hello[XP_DATA_HELLO_LEN];
-	int fd = xp_connect_tcp(&cl->addr, &cl->run.so, ms_left(cl, CONNECT_MS), err);
+	int fd = xp_connect_tcp(&cl->addr, &cl->run.so, xp_cl_ms_left(cl, CONNECT_MS), err);
 
 	if (fd < 0)
 		return -1;
 	xp_data_hello_encode(hello, cl->run.cookie, idx);
-	if (xp_send_all(fd, hello, sizeof(hello), ms_left(cl, CONNECT_MS), cl->peer, err)) {
+	if (xp_send_all(fd, hello, sizeof(hello), xp_cl_ms_left(cl, CONNECT_MS), cl->peer, err)) {
 		close(fd);
 		return -1;
 	}
@@ -185,8 +165,14 @@ static void fill_run(struct client *cl)
 	sockopts(o, 0, &r->so);
 	r->rr_timeout_ns = o->rr_timeout;
 	r->peer = cl->addr;
-	r->flows = (uint32_t)o->flows;
+	r->flows = (uint32_t)xp_opts_flows_total(o);
 	r->threads = (uint32_t)o->threads;
+	r->bidir = (uint8_t)o->bidir;
+	r->omit = o->omit != 0;
+	r->quota = xp_opts_quota(o);
+	r->quota_flows = xp_run_quota_flows(r, XP_ROLE_CLIENT);
+	r->done_fd = -1;
+	cl->server_senders = xp_run_quota_flows(r, XP_ROLE_SERVER);
 	r->spin = o->spin;
 	r->gso = !o->no_gso;
 	r->zerocopy = o->zerocopy;
@@ -204,133 +190,11 @@ static int connect_control(struct client *cl, const char *host, uint16_t port,
 		return -1;
 	xp_addr_str(&cl->addr, cl->peer, sizeof(cl->peer));
 	snprintf(cl->who, sizeof(cl->who), "server %s", cl->peer);
-	cl->ctl = xp_connect_tcp(&cl->addr, NULL, ms_left(cl, CONNECT_MS), err);
+	cl->ctl = xp_connect_tcp(&cl->addr, NULL, xp_cl_ms_left(cl, CONNECT_MS), err);
 	if (cl->ctl < 0)
 		return -1;
-	return cl->key ? xp_client_auth(cl->ctl, cl->key, cl->who, ms_left(cl, CTL_MS), err)
+	return cl->key ? xp_client_auth(cl->ctl, cl->key, cl->who, xp_cl_ms_left(cl, CTL_MS), err)
 		       : 0;
-}
-
-/* Sleep until `until`, waking early if the server speaks (heartbeats are
- * noted; anything else can only be an error or a close) or a signal
- * arrives; heartbeats go out meanwhile.  0: reached; 1: interrupted by a
- * signal; -1: server error, silence or the deadline. */
-static int wait_until(struct client *cl, uint64_t until, struct xp_err *err)
-{
-	struct pollfd p[2] = { { .fd = cl->ctl, .events = POLLIN },
-			       { .fd = cl->sigfd, .events = POLLIN } };
-	uint64_t now;
-
-	while ((now = xp_now_ns()) < until) {
-		int ms = (int)((until - now + XP_NS_PER_MS - 1) / XP_NS_PER_MS), n, rc;
-		struct xp_msg m;
-
-		if (now >= cl->deadline)
-			return xp_err_set(err, "%s: test still running at its deadline", cl->who);
-		n = poll(p, cl->sigfd >= 0 ? 2 : 1, xp_live_sleep_ms(&cl->live, ms_left(cl, ms)));
-		if (n > 0 && (p[1].revents & POLLIN))
-			return 1;
-		rc = n > 0 && p[0].revents ? xp_live_recv(&cl->live, &m, err) : 0;
-		if (rc > 0)
-			xp_err_set(err, "server %s ended the test: %s", cl->peer,
-				   m.type == XP_MSG_ERROR ? m.u.error.text
-							  : xp_msg_type_name(m.type));
-		if (rc || xp_live_tick(&cl->live, err))
-			return -1;
-	}
-	return 0;
-}
-
-/* The workers' end.  Before STOP the server waits for it, and gives up on
- * a client that sends nothing: heartbeats go on meanwhile.  The server's
- * own heartbeats stay in the socket, but bytes arriving show it lives: a
- * server silent too long, or the deadline, aborts the workers. */
-static void join_workers(struct client *cl, int beating)
-{
-	struct xp_err ignored;
-	int queued = 0, q;
-
-	if (ioctl(cl->ctl, FIONREAD, &queued))
-		queued = 0;
-	while (!xp_group_join_until(&cl->g, xp_now_ns() + 200 * XP_NS_PER_MS)) {
-		uint64_t now = xp_now_ns();
-
-		if (beating && xp_live_tick(&cl->live, &ignored)) {
-			/* the server's silence is judged below */
-		}
-		if (ioctl(cl->ctl, FIONREAD, &q) == 0 && q != queued) {
-			queued = q;
-			cl->live.last_rx = now;
-		}
-		if (now >= cl->deadline ||
-		    (cl->live.dead_ns && now - cl->live.last_rx > cl->live.dead_ns))
-			xp_group_cmd(&cl->g, XP_CMD_ABORT);
-	}
-}
-
-static void take_interval(struct client *cl, struct xp_client_result *r)
-{
-	struct xp_interval iv, *n;
-
-	if (xp_iv_take(cl->iv, cl->g.w, cl->g.n, cl->t_go, &iv))
-		return;
-	n = realloc(r->intervals, (r->nintervals + 1) * sizeof(*n));
-	if (!n) {
-		xp_interval_free(&iv);
-		return;
-	}
-	r->intervals = n;
-	r->intervals[r->nintervals++] = iv;
-	if (cl->hooks && cl->hooks->on_interval)
-		cl->hooks->on_interval(cl->hooks->ctx, r, &iv);
-}
-
-/* The test duration, with an interval report at each boundary and for a
- * last part longer than a tenth of an interval. */
-static int wait_duration(struct client *cl, struct xp_client_result *r,
-			 struct xp_err *err)
-{
-	uint64_t iv = cl->o->interval, until = cl->t_go + cl->o->length;
-	uint64_t next = iv ? cl->t_go + iv : until, last = cl->t_go;
-	int rc;
-
-	for (;;) {
-		rc = wait_until(cl, next < until ? next : until, err);
-		if (rc || next >= until || !iv)
-			break;
-		take_interval(cl, r);
-		last = next;
-		next += iv;
-	}
-	if (rc >= 0 && iv && xp_now_ns() - last > iv / 10)
-		take_interval(cl, r);
-	return rc;
-}
-
-/* --warmup (RR tests): transactions run for that long before the measured
- * part and are counted apart, on both ends: the client's workers move
- * theirs to w->warm when told, and the server's totals are corrected
- * after the test (discount_warmup).  0 as wait_until, with cl->t_go moved
- * to where the measurement starts. */
-static int warm_up(struct client *cl, struct xp_client_result *r, struct xp_err *err)
-{
-	uint64_t deadline;
-	int i, rc;
-
-	if (!cl->ops->rr || !cl->o->warmup)
-		return 0;
-	rc = wait_until(cl, cl->t_go + cl->o->warmup, err);
-	if (rc)
-		return rc;
-	for (i = 0; i < cl->g.n; i++)
-		xp_worker_measure(&cl->g.w[i]);
-	deadline = xp_now_ns() + XP_NS_PER_SEC;
-	for (i = 0; i < cl->g.n; i++)
-		xp_worker_await(&cl->g.w[i], xp_worker_measured, 0, deadline);
-	r->warmup_ns = cl->o->warmup;
-	cl->t_go = xp_now_ns();
-	r->start_time = (int64_t)time(NULL);
-	return 0;
 }
 
 /* The server counted the warm-up too.  Every TCP request it answered in it
@@ -341,6 +205,9 @@ static void discount_warmup(struct xp_client_result *r)
 	struct xp_counters *s = &r->remote.c;
 	const struct xp_counters *w = &r->warm;
 	uint64_t served = xp_test(r->test)->udp ? w->datagrams_sent : w->transactions;
+
+	if (!r->warmup_ns)
+		return;
 
 #define TAKE(field, n) (field) -= (n) < (field) ? (n) : (field)
 	TAKE(s->transactions, served);
@@ -360,21 +227,7 @@ static int send_stop(struct client *cl, uint64_t dgrams, struct xp_err *err)
 	memset(&m, 0, sizeof(m));
 	m.type = XP_MSG_STOP;
 	m.u.stop.datagrams_sent = dgrams;
-	return xp_ctl_send(cl->ctl, &m, ms_left(cl, CTL_MS), cl->peer, err);
-}
-
-static void collect_tcp_flows(struct xp_client_result *r, const struct xp_worker *w)
-{
-	struct xp_tcp_flow *n;
-
-	if (!w->ntcpi)
-		return;
-	n = realloc(r->tcp_flows, (r->ntcp_flows + w->ntcpi) * sizeof(*n));
-	if (!n)
-		return;
-	memcpy(n + r->ntcp_flows, w->tcpi, w->ntcpi * sizeof(*n));
-	r->tcp_flows = n;
-	r->ntcp_flows += w->ntcpi;
+	return xp_ctl_send(cl->ctl, &m, xp_cl_ms_left(cl, CTL_MS), cl->peer, err);
 }
 
 static void collect(struct client *cl, struct xp_client_result *r,
@@ -394,32 +247,26 @@ static void collect(struct client *cl, struct xp_client_result *r,
 		if (w->raw_hist && (r->raw_hist || (r->raw_hist = xp_hist_new())))
 			xp_hist_merge(r->raw_hist, w->raw_hist);
 		r->direct |= w->direct;
-		collect_tcp_flows(r, w);
+		xp_shape_collect(r, w);
 	}
 	if (r->local.warning[0])
 		snprintf(r->warning, sizeof(r->warning), "%s", r->local.warning);
 	r->threads = cl->g.n;
 }
 
-/* The server's per-flow TCP_INFO messages, then its RESULT. */
+/* The server's per-flow results (FLOW), then its RESULT; a DONE sent as
+ * the client's timer ended the test is passed over. */
 static int recv_result(struct client *cl, struct xp_client_result *r, struct xp_msg *m,
 		       struct xp_err *err)
 {
 	for (;;) {
-		struct xp_tcp_flow *n;
-
 		/* the server beats while it drains: silence means it is gone */
 		if (xp_live_wait(&cl->live, m, cl->deadline, err))
 			return -1;
-		if (m->type != XP_MSG_TCPINFO)
+		if (m->type == XP_MSG_FLOW)
+			xp_shape_remote_flow(r, &m->u.flow, cl->run.flows);
+		else if (m->type != XP_MSG_DONE || !cl->server_senders)
 			break;
-		if (r->ntcp_remote_flows >= cl->run.flows)
-			continue; /* more than there were flows: ignore the rest */
-		n = realloc(r->tcp_remote_flows, (r->ntcp_remote_flows + 1) * sizeof(*n));
-		if (!n)
-			continue;
-		r->tcp_remote_flows = n;
-		n[r->ntcp_remote_flows++] = m->u.tcpinfo;
 	}
 	if (m->type == XP_MSG_ERROR)
 		return xp_err_set(err, "%s: %s", cl->who, m->u.error.text);
@@ -440,8 +287,8 @@ static int run_test(struct client *cl, struct xp_client_result *r, struct xp_err
 		cl->hooks->on_ready(cl->hooks->ctx);
 	memset(&m, 0, sizeof(m));
 	m.type = XP_MSG_READY;
-	if (xp_ctl_send(cl->ctl, &m, ms_left(cl, CTL_MS), cl->peer, err) ||
-	    xp_ctl_expect(cl->ctl, &m, XP_MSG_GO, ms_left(cl, CTL_MS), cl->who, err))
+	if (xp_ctl_send(cl->ctl, &m, xp_cl_ms_left(cl, CTL_MS), cl->peer, err) ||
+	    xp_ctl_expect(cl->ctl, &m, XP_MSG_GO, xp_cl_ms_left(cl, CTL_MS), cl->who, err))
 		return -1;
 	/* heartbeats with a server that announced its own */
 	xp_live_init(&cl->live, cl->ctl, cl->who, cl->server_hb_ms ? XP_HEARTBEAT_MS : 0,
@@ -453,24 +300,25 @@ static int run_test(struct client *cl, struct xp_client_result *r, struct xp_err
 	r->go_wall_ns = xp_wall_ns();
 	cl->t_go = xp_now_ns();
 	xp_group_cmd(&cl->g, XP_CMD_GO);
-	rc = warm_up(cl, r, err);
+	rc = xp_cl_warm_up(cl, r, err);
 	if (rc < 0)
 		return -1;
 	if (rc == 0)
 		xp_cpu_snap(&a); /* the CPU use of the measured part only */
 	if (cl->hooks && cl->hooks->on_start)
 		cl->hooks->on_start(cl->hooks->ctx, r);
-	rc = rc ? rc : wait_duration(cl, r, err);
+	rc = rc ? rc : xp_cl_wait_duration(cl, r, err);
 	if (rc < 0)
 		return -1;
 	r->interrupted = rc == 1;
 	xp_group_cmd(&cl->g, XP_CMD_STOP);
-	/* TCP: STOP at once, so both ends drain at the same time; UDP: the
-	 * datagrams sent, known once the workers are done */
-	early = cl->ops->server_sends || !cl->ops->udp;
+	/* STOP at once when the server sends, and in TCP tests, so both ends
+	 * drain at the same time; else (UDP) with the datagrams sent, known
+	 * once the workers are done */
+	early = server_sends(cl) || !cl->ops->udp;
 	if (early && send_stop(cl, 0, err))
 		return -1;
-	join_workers(cl, !early);
+	xp_cl_join_workers(cl, !early);
 	xp_cpu_snap(&b);
 	collect(cl, r, &a, &b);
 	if (!early && send_stop(cl, r->local.c.datagrams_sent, err))
@@ -478,7 +326,10 @@ static int run_test(struct client *cl, struct xp_client_result *r, struct xp_err
 	if (recv_result(cl, r, &m, err))
 		return -1;
 	r->remote = m.u.result;
+	xp_shape_sort(r);
 	discount_warmup(r);
+	xp_shape_fix_warmup(r);
+	xp_shape_fix_omit(r);
 	if (!r->warning[0] && r->remote.warning[0])
 		snprintf(r->warning, sizeof(r->warning), "server: %s", r->remote.warning);
 	return 0;
@@ -489,10 +340,13 @@ static int setup(struct client *cl, struct xp_err *err)
 	struct xp_msg m;
 
 	if (send_setup(cl, err) ||
-	    xp_client_expect(cl->ctl, &m, XP_MSG_SETUP_OK, ms_left(cl, CTL_MS), cl->who, err))
+	    xp_client_expect(cl->ctl, &m, XP_MSG_SETUP_OK, xp_cl_ms_left(cl, CTL_MS), cl->who, err))
 		return -1;
 	cl->run.cookie = m.u.setup_ok.cookie;
 	cl->server_hb_ms = m.u.setup_ok.heartbeat_ms;
+	if (cl->run.quota_flows &&
+	    (cl->run.done_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) < 0)
+		return xp_err_sys(err, errno, "eventfd for -n/-k");
 	if (make_workers(cl, err) || open_flows(cl, err) || xp_group_start(&cl->g, err))
 		return -1;
 	return 0;
@@ -504,6 +358,8 @@ static void cleanup(struct client *cl)
 	xp_iv_free(cl->iv);
 	if (cl->ctl >= 0)
 		close(cl->ctl);
+	if (cl->run.done_fd >= 0)
+		close(cl->run.done_fd);
 }
 
 int xp_client_run(const struct xp_opts *o, const char *host, uint16_t port,
@@ -512,16 +368,25 @@ int xp_client_run(const struct xp_opts *o, const char *host, uint16_t port,
 	return xp_client_run_ex(o, host, port, sigfd, NULL, r, err);
 }
 
+/* How long the whole test may take: its length (or -n/-k's bound), the
+ * warm-up (RR) or --omit, and --control-timeout. */
+static uint64_t allowed_ns(const struct client *cl)
+{
+	const struct xp_opts *o = cl->o;
+
+	return xp_opts_duration_ns(o) + (cl->ops->rr ? o->warmup : 0) + o->omit +
+	       o->control_timeout;
+}
+
 /* Whatever failed, past the deadline the deadline is the reason. */
 static void past_deadline(const struct client *cl, struct xp_err *err)
 {
-	const struct xp_opts *o = cl->o;
 	char why[XP_ERR_MAX];
 
 	snprintf(why, sizeof(why), "%s", err->msg);
 	xp_err_set(err, "%s: the test was not over %.1f s after it began (-l + --warmup + "
-		   "--control-timeout): giving up (%s)", cl->who, (double)(o->length +
-		   (cl->ops->rr ? o->warmup : 0) + o->control_timeout) / XP_NS_PER_SEC, why);
+		   "--omit + --control-timeout): giving up (%s)", cl->who,
+		   (double)allowed_ns(cl) / XP_NS_PER_SEC, why);
 }
 
 static int run(struct client *cl, const char *host, uint16_t port,
@@ -530,8 +395,7 @@ static int run(struct client *cl, const char *host, uint16_t port,
 	uint64_t t0 = xp_now_ns();
 	int rc;
 
-	cl->deadline = t0 + cl->o->length + (cl->ops->rr ? cl->o->warmup : 0) +
-		       cl->o->control_timeout;
+	cl->deadline = t0 + allowed_ns(cl);
 	/* "ends within": give up a little early, leaving time to close down */
 	if (cl->o->control_timeout > 2 * TEARDOWN_NS)
 		cl->deadline -= TEARDOWN_NS;
@@ -569,6 +433,10 @@ int xp_client_run_ex(const struct xp_opts *o, const char *host, uint16_t port,
 	r->test = o->test;
 	r->req = xp_opts_req_size(o);
 	r->rsp = xp_opts_rsp_size(o);
+	r->bidir = o->bidir;
+	r->quota = xp_opts_quota(o);
+	r->flows_opened = (uint32_t)xp_opts_flows_total(o);
+	cl.run.done_fd = -1;
 	r->hist = xp_hist_new();
 	if (!r->hist)
 		return xp_err_set(err, "out of memory");
@@ -591,9 +459,9 @@ void xp_client_result_free(struct xp_client_result *r)
 	free(r->intervals);
 	r->intervals = NULL;
 	r->nintervals = 0;
-	free(r->tcp_flows);
-	free(r->tcp_remote_flows);
-	r->tcp_flows = r->tcp_remote_flows = NULL;
+	free(r->flows);
+	free(r->remote_flows);
+	r->flows = r->remote_flows = NULL;
 	xp_hist_free(r->hist);
 	xp_hist_free(r->raw_hist);
 	r->hist = r->raw_hist = NULL;

@@ -102,17 +102,26 @@ static void remote_side(const struct xp_i3c *cl, uint64_t wall_us, struct xp_sid
 	rs->cpu_sys_us = (uint64_t)(pr->cpu_system > 0 ? pr->cpu_system / 100 * (double)wall_us : 0);
 }
 
+/* Each stream as a flow result: its bytes and, for TCP, its TCP_INFO. */
 static void tcp_flows(const struct xp_i3c *cl, struct xp_client_result *r)
 {
-	uint32_t pos, n = 0;
+	uint32_t pos;
 
-	r->tcp_flows = calloc(cl->side.nst ? cl->side.nst : 1, sizeof(*r->tcp_flows));
-	if (!r->tcp_flows)
+	r->flows = calloc(cl->side.nst ? cl->side.nst : 1, sizeof(*r->flows));
+	if (!r->flows)
 		return;
-	for (pos = 0; pos < cl->side.nst; pos++)
+	for (pos = 0; pos < cl->side.nst; pos++) {
+		struct xp_flow_result *f = &r->flows[pos];
+
 		if (cl->side.st[pos].has_tcp)
-			r->tcp_flows[n++] = cl->side.st[pos].tcp;
-	r->ntcp_flows = n;
+			*f = cl->side.st[pos].tcp;
+		f->flow = pos;
+		f->bytes = cl->side.st[pos].bytes;
+		f->flags = (cl->side.st[pos].sender ? XP_FLOW_F_SENDER : 0) |
+			   (cl->side.st[pos].has_tcp ? XP_FLOW_F_TCP_INFO : 0);
+	}
+	r->nflows = cl->side.nst;
+	r->flows_opened = cl->side.nst;
 }
 
 void xp_i3c_fill(const struct xp_i3c *cl, struct xp_client_result *r)

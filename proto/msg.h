@@ -33,8 +33,10 @@ enum xp_msg_type {
 	XP_MSG_STOP = 5,     /* client -> server: duration elapsed */
 	XP_MSG_RESULT = 6,   /* server -> client: server's counters */
 	XP_MSG_ERROR = 7,    /* either way: fatal, text says why */
-	XP_MSG_TCPINFO = 8,  /* server -> client, before RESULT: one TCP flow */
-	/* 9..19 are left for other additions */
+	XP_MSG_FLOW = 8,     /* server -> client, before RESULT: one flow's result */
+	XP_MSG_MEASURE = 9,  /* client -> server: --omit is over, count from now */
+	XP_MSG_DONE = 10,    /* server -> client: its senders sent all of -n/-k */
+	/* 11..19 are left for other additions */
 	XP_MSG_HEARTBEAT = 20,      /* either way, during the test: still alive */
 	XP_MSG_AUTH_HELLO = 21,     /* client -> server, first: client nonce */
 	XP_MSG_AUTH_CHALLENGE = 22, /* server -> client: server nonce */
@@ -74,6 +76,10 @@ struct xp_msg_setup {
 	uint64_t burst;       /* RR: outstanding requests per flow */
 	uint64_t pace_burst;  /* UDP pacing: datagrams back to back */
 	uint64_t rcvlowat;    /* server TCP stream receivers: 0 auto, 1 off, else bytes */
+	/* the test's shape (tags from 50) */
+	uint64_t bidir;       /* 1: flows from flows/2 on go the reverse way */
+	uint64_t quota;       /* -n/-k: units each direction sends in all, 0: none */
+	uint64_t omit_ms;     /* --omit: MEASURE will come; UDP counts by the mark */
 	uint64_t heartbeat_ms; /* the client sends HEARTBEAT this often in the test, 0 never */
 };
 
@@ -115,9 +121,9 @@ struct xp_msg {
 		struct xp_msg_stop stop;
 		struct xp_side_result result; /* proto/result.h */
 		struct xp_msg_error error;
-		struct xp_tcp_flow tcpinfo;   /* one TCP flow's TCP_INFO */
+		struct xp_flow_result flow;   /* one flow's counters and TCP_INFO */
 		struct xp_msg_auth auth;      /* the four AUTH_* messages */
-	} u;              /* READY, GO and HEARTBEAT have empty bodies */
+	} u;              /* READY, GO, MEASURE, DONE and HEARTBEAT have empty bodies */
 };
 
 /* Why a decode failed.  proto/ needs nothing from the folders above it,

@@ -106,7 +106,8 @@ static int check_numbers(const struct xp_server_cfg *c, const struct xp_msg_setu
 	    xp_check_range(p->busy_poll_us, 0, 1000000, "busy_poll_us", err) ||
 	    xp_check_range(p->burst, 0, 1024, "burst", err) ||
 	    xp_check_range(p->pace_burst, 0, 1024, "pace_burst", err) ||
-	    xp_check_range(p->rate_bps, 0, 1000000000000ull, "rate_bps", err))
+	    xp_check_range(p->rate_bps, 0, 1000000000000ull, "rate_bps", err) ||
+	    xp_check_range(p->omit_ms, 0, 86400000, "omit_ms", err))
 		return -1;
 	if (p->sndbuf > (1u << 30) || p->rcvbuf > (1u << 30) || p->rcvlowat > (1u << 30))
 		return xp_err_set(err, "socket buffer or receive low-water mark above 1 GiB");
@@ -126,7 +127,7 @@ int xp_srv_check_setup(const struct xp_server_cfg *c, const struct xp_msg_setup 
 	if ((p->flags & XP_SETUP_F_SPIN) && !c->allow_spin)
 		return xp_err_set(err, "--spin refused: this server does not let clients "
 				  "spin its CPUs (start it with --allow-spin)");
-	if (check_numbers(c, p, err))
+	if (check_numbers(c, p, err) || xp_session_check_shape(p, err))
 		return -1;
 	if (t->udp && t->rr && !p->rr_timeout_ms)
 		return xp_err_set(err, "UDP_RR timeout 0");

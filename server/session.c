@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -18,7 +19,6 @@
 #include "common/engine/pace.h"
 
 #define REGISTER_WAIT_MS 10000
-#define STOP_GRACE_NS (30 * XP_NS_PER_SEC)
 #define MAIL_BYTES 8 /* a descriptor and a flow index (common/engine/mailbox.c) */
 
 static int idle_ms(const struct xp_session *s)
@@ -50,8 +50,14 @@ static void fill_run(struct xp_session *s)
 	r->rcvlowat = p->rcvlowat;
 	r->pace_burst = p->pace_burst ? (uint32_t)p->pace_burst : 8;
 	r->so.busy_poll_us = p->busy_poll_us;
-	if (xp_test(r->test)->bulk && !xp_test(r->test)->udp && xp_test(r->test)->server_sends)
+	if (xp_test(r->test)->bulk && !xp_test(r->test)->udp &&
+	    (xp_test(r->test)->server_sends || p->bidir))
 		r->so.pacing_Bps = xp_pacing_Bps(p->rate_bps);
+	r->bidir = (uint8_t)p->bidir;
+	r->omit = p->omit_ms != 0;
+	r->quota = p->quota;
+	r->quota_flows = xp_run_quota_flows(r, XP_ROLE_SERVER);
+	r->done_fd = -1;
 }
 
 /* The workers, without their threads and buffers: those come at READY,
@@ -63,6 +69,9 @@ static int make_workers(struct xp_session *s, struct xp_err *err)
 	int i;
 
 	fill_run(s);
+	if (s->run.quota_flows &&
+	    (s->run.done_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) < 0)
+		return xp_err_sys(err, errno, "eventfd for -n/-k");
 	if (xp_group_create(&s->group, &s->run, (int)s->setup.threads, cpus,
 			    "remote CPUs", err))
 		return -1;
@@ -101,18 +110,19 @@ static int send_msg(struct xp_session *s, struct xp_msg *m, struct xp_err *err)
 	return xp_ctl_send(s->ctl_fd, m, 5000, "client", err);
 }
 
-/* The TCP_INFO of every server flow, one message each, before RESULT. */
-static int send_tcpinfo(struct xp_session *s, struct xp_err *err)
+/* Every persistent server flow's result (counters, TCP_INFO), one FLOW
+ * message each, before RESULT. */
+static int send_flows(struct xp_session *s, struct xp_err *err)
 {
 	struct xp_msg m;
 	uint32_t k;
 	int i;
 
 	for (i = 0; i < s->group.n; i++) {
-		for (k = 0; k < s->group.w[i].ntcpi; k++) {
+		for (k = 0; k < s->group.w[i].nfres; k++) {
 			memset(&m, 0, sizeof(m));
-			m.type = XP_MSG_TCPINFO;
-			m.u.tcpinfo = s->group.w[i].tcpi[k];
+			m.type = XP_MSG_FLOW;
+			m.u.flow = s->group.w[i].fres[k];
 			if (send_msg(s, &m, err))
 				return -1;
 		}
@@ -144,27 +154,6 @@ static int setup(struct xp_session *s, struct xp_err *err)
 	return wait_registered(s, err) ? -2 : 0;
 }
 
-/* GO .. STOP, with heartbeats both ways: a client that froze or was cut
- * off is given up after a few seconds of silence. */
-static int wait_stop(struct xp_session *s, struct xp_live *live, struct xp_msg *m,
-		     struct xp_err *err)
-{
-	uint64_t d = s->setup.duration_ms * XP_NS_PER_MS; /* checked at admission */
-
-	if (xp_live_wait(live, m, xp_now_ns() + d + STOP_GRACE_NS, err)) {
-		if (strstr(err->msg, "deadline"))
-			xp_err_set(err, "no STOP within the test length plus %llu s",
-				   (unsigned long long)(STOP_GRACE_NS / XP_NS_PER_SEC));
-		return -1;
-	}
-	if (m->type == XP_MSG_ERROR)
-		return xp_err_set(err, "client: %s", m->u.error.text);
-	if (m->type != XP_MSG_STOP)
-		return xp_err_set(err, "client: expected STOP, got %s",
-				  xp_msg_type_name(m->type));
-	return 0;
-}
-
 /* After STOP the workers drain (up to seconds): heartbeats go on, so the
  * client can tell a draining server from a frozen one.  The client sends
  * none after STOP. */
@@ -189,7 +178,9 @@ static int run(struct xp_session *s, struct xp_err *err)
 	if (rc)
 		return rc;
 	xp_cpu_snap(&a);
-	xp_group_cmd(&s->group, XP_CMD_GO);
+	/* GO leaves before the workers start, so a server that sends is not
+	 * ahead of it in a queue on the path (a shaped link held GO behind a
+	 * second of UDP_MAERTS data); the client's data can only come after */
 	memset(&m, 0, sizeof(m));
 	m.type = XP_MSG_GO;
 	if (send_msg(s, &m, err))
@@ -198,12 +189,13 @@ static int run(struct xp_session *s, struct xp_err *err)
 	 * line starts with its address) */
 	xp_live_init(&live, s->ctl_fd, "client", s->setup.heartbeat_ms ? XP_HEARTBEAT_MS : 0,
 		     s->setup.heartbeat_ms);
-	if (wait_stop(s, &live, &m, err))
+	xp_group_cmd(&s->group, XP_CMD_GO);
+	if (xp_session_wait_stop(s, &a, &live, err))
 		return -1;
 	xp_group_cmd(&s->group, XP_CMD_STOP);
 	join_beating(s, &live);
 	xp_cpu_snap(&b);
-	if (send_tcpinfo(s, err))
+	if (send_flows(s, err))
 		return -1;
 	memset(&m, 0, sizeof(m));
 	m.type = XP_MSG_RESULT;
@@ -259,6 +251,8 @@ void xp_session_destroy(struct xp_session *s)
 {
 	pthread_join(s->thr, NULL);
 	xp_group_destroy(&s->group);
+	if (s->run.quota_flows && s->run.done_fd >= 0)
+		close(s->run.done_fd);
 	free(s->seen);
 	close(s->ctl_fd);
 	free(s);

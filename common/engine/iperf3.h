@@ -37,7 +37,7 @@ struct xp_i3_stream {
 	uint64_t omit_packets;    /* ... and in the --omit part */
 	struct xp_i3_rx rx;       /* UDP receiver: iperf3's accounting */
 	uint64_t omit_max, omit_lost; /* ... at the end of --omit */
-	struct xp_tcp_flow tcp;   /* TCP: TCP_INFO as the flow closed */
+	struct xp_flow_result tcp;   /* TCP: TCP_INFO as the flow closed */
 	int has_tcp;
 	char congestion[16];      /* TCP: the socket's congestion control */
 	/* Set by the controlling thread before it stops the receivers: what
