@@ -77,7 +77,7 @@ static void on_interval(void *ctx, const struct xp_client_result *r,
 	if (o->json_stream)
 		xp_stream_interval(stdout, iv, r->test);
 	else if (!o->json)
-		xp_report_interval_human(stdout, iv, r->test), fflush(stdout);
+		xp_report_interval_human(stdout, o, iv, r->test), fflush(stdout);
 }
 
 /* The figure that iterations are compared on. */

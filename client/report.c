@@ -8,6 +8,7 @@
 
 #include "common/clock.h"
 #include "client/report_live.h"
+#include "client/report_side.h"
 #include "common/json.h"
 #include "client/slo.h"
 
@@ -128,20 +129,20 @@ static void human_bytes(char *buf, size_t len, uint64_t b)
 	snprintf(buf, len, i ? "%.2f %s" : "%.0f %s", v, u[i]);
 }
 
-static void human_stream(FILE *f, const struct xp_client_result *r)
+static void human_stream(FILE *f, const struct xp_opts *o, const struct xp_client_result *r)
 {
 	struct sides s;
-	char b1[32], b2[32];
+	char b1[32], b2[32], r1[40], r2[40];
 	const char *snd = xp_test(r->test)->server_sends ? "server" : "client";
 	const char *rcv = xp_test(r->test)->server_sends ? "client" : "server";
 
 	stream_sides(r, &s);
 	human_bytes(b1, sizeof(b1), s.sent);
 	human_bytes(b2, sizeof(b2), s.recv);
-	fprintf(f, "  sent     %12s in %6.2f s = %10.3f Gbit/s  (%s)\n", b1,
-		secs(s.sent_ns), per_sec(s.sent, s.sent_ns) * 8 / 1e9, snd);
-	fprintf(f, "  received %12s in %6.2f s = %10.3f Gbit/s  (%s)\n", b2,
-		secs(s.recv_ns), per_sec(s.recv, s.recv_ns) * 8 / 1e9, rcv);
+	fprintf(f, "  sent     %12s in %6.2f s = %s  (%s)\n", b1, secs(s.sent_ns),
+		xp_report_rate(r1, sizeof(r1), 10, o, per_sec(s.sent, s.sent_ns) * 8), snd);
+	fprintf(f, "  received %12s in %6.2f s = %s  (%s)\n", b2, secs(s.recv_ns),
+		xp_report_rate(r2, sizeof(r2), 10, o, per_sec(s.recv, s.recv_ns) * 8), rcv);
 }
 
 static void human_udp(FILE *f, const struct xp_client_result *r)
@@ -230,7 +231,7 @@ void xp_report_human(FILE *f, const struct xp_opts *o, const struct xp_client_re
 	if (is_rr(r->test))
 		human_rr(f, o, r);
 	else
-		human_stream(f, r);
+		human_stream(f, o, r);
 	if (is_udp(r->test))
 		human_udp(f, r);
 	fprintf(f, "  cpu      client %.1f%% of a CPU (host %.1f%%), server %.1f%% (host "
@@ -248,6 +249,7 @@ void xp_report_human(FILE *f, const struct xp_opts *o, const struct xp_client_re
 			xp_tcp_rtt_us_mean(&r->remote.tcp), (unsigned long long)r->local.tcp.cwnd_min,
 			(unsigned long long)r->local.tcp.cwnd_max,
 			(unsigned long long)r->local.tcp.mss);
+	xp_report_path_human(f, o, r);
 	fprintf(f, "  mode     %s%s%s%s%s; peak RSS client %.1f MiB, server %.1f MiB\n",
 		o->spin ? "spin (workers poll)" : r->direct ? "direct (one flow per worker: blocking recv)"
 		: "epoll (workers sleep)",
@@ -321,6 +323,7 @@ void xp_report_json_start(struct xp_json *j, const struct xp_opts *o,
 	xp_json_str_val(j, "remote_cpus", o->remote_cpus ? o->remote_cpus : "");
 	xp_json_dbl(j, "rr_timeout_s", secs(o->rr_timeout));
 	xp_json_str_val(j, "family", o->ipv4 ? "ipv4" : o->ipv6 ? "ipv6" : "any");
+	xp_report_path_json_start(j, o);
 	xp_json_obj_close(j);
 	xp_json_obj_close(j);
 }
@@ -443,6 +446,7 @@ static void json_side(struct xp_json *j, const char *key, const struct xp_side_r
 	xp_json_u64(j, "completions", c->zc_completions);
 	xp_json_u64(j, "copied", c->zc_copied);
 	xp_json_obj_close(j);
+	xp_report_side_json(j, r);
 	xp_json_obj_close(j);
 }
 
@@ -458,6 +462,7 @@ static void json_tcp_totals(struct xp_json *j, const char *key, const struct xp_
 	xp_json_u64(j, "cwnd_min_segments", t->cwnd_min);
 	xp_json_u64(j, "cwnd_max_segments", t->cwnd_max);
 	xp_json_u64(j, "mss_bytes", t->mss);
+	xp_json_u64(j, "advmss_bytes", t->advmss);
 	xp_json_u64(j, "delivery_rate_bps", t->delivery_rate_bps);
 }
 
@@ -476,6 +481,7 @@ static void json_tcp_flows(struct xp_json *j, const struct xp_tcp_flow *fl, uint
 		xp_json_u64(j, "rttvar_us", f->rttvar_us);
 		xp_json_u64(j, "cwnd_segments", f->cwnd);
 		xp_json_u64(j, "mss_bytes", f->mss);
+		xp_json_u64(j, "advmss_bytes", f->advmss);
 		xp_json_u64(j, "delivery_rate_bps", f->delivery_rate_bps);
 		xp_json_obj_close(j);
 	}
@@ -536,6 +542,7 @@ void xp_report_json_end(struct xp_json *j, const struct xp_opts *o,
 	xp_json_obj_close(j);
 	json_side(j, "client", &r->local);
 	json_side(j, "server", &r->remote);
+	xp_report_path_json_end(j, r);
 	if (slo && slo->n)
 		xp_json_slo(j, slo, r);
 	xp_json_str_val(j, "worker_mode", r->direct ? "direct" : o->spin ? "spin" : "epoll");

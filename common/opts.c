@@ -6,12 +6,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/netparse.h"
 #include "common/units.h"
 #include "common/tests.h"
 #include "proto/msg.h"
 
 enum xp_opt_kind { XP_K_FLAG, XP_K_STR, XP_K_SIZE, XP_K_UINT, XP_K_SECS, XP_K_SECS0,
-		   XP_K_TEST, XP_K_RATE, XP_K_SECTION };
+		   XP_K_TEST, XP_K_RATE, XP_K_OSTR, XP_K_SECTION };
+
+/* Where a section's options apply (XP_SECTION_FOR in opts.def). */
+enum { ANY = 0, CLIENT, SERVER };
 
 struct xp_opt_desc {
 	char sc;
@@ -22,17 +26,21 @@ struct xp_opt_desc {
 	uint64_t max;
 	const char *help;
 	size_t off;
+	int side; /* sections: ANY, CLIENT or SERVER */
 };
 
 static const struct xp_opt_desc descs[] = {
 #define XP_SECTION(title) \
-	{ 0, NULL, XP_K_SECTION, NULL, NULL, 0, title, 0 },
+	{ 0, NULL, XP_K_SECTION, NULL, NULL, 0, title, 0, ANY },
+#define XP_SECTION_FOR(title, side) \
+	{ 0, NULL, XP_K_SECTION, NULL, NULL, 0, title, 0, side },
 #define XP_OPT(field, sc, lname, kind, meta, def, max, help) \
 	{ sc, lname, XP_K_##kind, meta, def, max, help, \
-	  offsetof(struct xp_opts, field) },
+	  offsetof(struct xp_opts, field), ANY },
 #include "common/opts.def"
 #undef XP_OPT
 #undef XP_SECTION
+#undef XP_SECTION_FOR
 };
 
 #define NDESCS (sizeof(descs) / sizeof(descs[0]))
@@ -52,6 +60,12 @@ static int set_value(struct xp_opts *o, const struct xp_opt_desc *d,
 	case XP_K_FLAG:
 		*(int *)p = 1;
 		return 0;
+	case XP_K_OSTR:
+		if (!arg) {
+			*(const char **)p = ""; /* given without a value */
+			return 0;
+		}
+		/* fall through */
 	case XP_K_STR:
 		if (!arg || !*arg)
 			return xp_err_set(err, "%s: empty argument", what);
@@ -119,8 +133,9 @@ static void build_getopt(struct option *lo, char *shorts)
 		if (d->kind == XP_K_SECTION)
 			continue;
 		lo[n].name = d->lname;
-		lo[n].has_arg = d->kind == XP_K_FLAG ? no_argument
-						      : required_argument;
+		lo[n].has_arg = d->kind == XP_K_FLAG   ? no_argument
+				: d->kind == XP_K_OSTR ? optional_argument
+						       : required_argument;
 		lo[n].flag = NULL;
 		lo[n].val = d->sc ? d->sc : (int)(LONG_ONLY_BASE + i);
 		n++;
@@ -155,13 +170,14 @@ static int bad_option(int argc, char **argv, struct xp_err *err)
 	return xp_err_set(err, "unknown option '%s'", arg);
 }
 
-static int validate(struct xp_opts *o, struct xp_err *err);
+static int validate(struct xp_opts *o, const unsigned char *given, struct xp_err *err);
 
 int xp_opts_parse(struct xp_opts *o, int argc, char **argv,
 		  struct xp_err *err)
 {
 	struct option lo[NDESCS + 1];
 	char shorts[2 * NDESCS + 2];
+	unsigned char given[NDESCS] = { 0 };
 	int c;
 
 	xp_opts_defaults(o);
@@ -182,10 +198,11 @@ int xp_opts_parse(struct xp_opts *o, int argc, char **argv,
 			return xp_err_set(err, "internal: option %d", c);
 		if (set_value(o, d, optarg, err))
 			return -1;
+		given[d - descs] = 1;
 	}
 	if (optind < argc)
 		return xp_err_set(err, "unexpected argument '%s'", argv[optind]);
-	return validate(o, err);
+	return validate(o, given, err);
 }
 
 uint64_t xp_opts_req_size(const struct xp_opts *o)
@@ -271,7 +288,177 @@ static int validate_fast_paths(const struct xp_opts *o, struct xp_err *err)
 	return 0;
 }
 
-static int validate(struct xp_opts *o, struct xp_err *err)
+/* "-t/--test" or "--max-tests", for messages. */
+static const char *opt_name(const struct xp_opt_desc *d, char *buf, size_t len)
+{
+	if (d->sc)
+		snprintf(buf, len, "-%c/--%s", d->sc, d->lname);
+	else
+		snprintf(buf, len, "--%s", d->lname);
+	return buf;
+}
+
+/* Whether the option stored at `off` was on the command line. */
+static int was_given(const unsigned char *given, size_t off)
+{
+	size_t i;
+
+	for (i = 0; i < NDESCS; i++)
+		if (descs[i].kind != XP_K_SECTION && descs[i].off == off)
+			return given[i];
+	return 0;
+}
+
+#define GIVEN(field) was_given(given, offsetof(struct xp_opts, field))
+
+/* An option given where it does nothing is a usage error: the options of
+ * a client section with -s, those of the server section without it. */
+static int validate_sides(const struct xp_opts *o, const unsigned char *given,
+			  struct xp_err *err)
+{
+	int side = ANY;
+	char n[48];
+	size_t i;
+
+	for (i = 0; i < NDESCS; i++) {
+		if (descs[i].kind == XP_K_SECTION)
+			side = descs[i].side;
+		else if (given[i] && side == SERVER && !o->server)
+			return xp_err_set(err, "%s is a server option (add -s)",
+					  opt_name(&descs[i], n, sizeof(n)));
+		else if (given[i] && side == CLIENT && o->server)
+			return xp_err_set(err, "%s is a client option: the client sends the "
+					  "test's parameters to the server (drop -s or the option)",
+					  opt_name(&descs[i], n, sizeof(n)));
+	}
+	if (GIVEN(port) && !o->server && !o->client)
+		return xp_err_set(err, "-p applies with -c or -s: without them the embedded "
+				  "server takes a free port on loopback");
+	return 0;
+}
+
+/* Test options that are given for a test they do not apply to. */
+static int validate_applies(const struct xp_opts *o, const unsigned char *given,
+			    struct xp_err *err)
+{
+	const struct xp_test *t = xp_test(o->test);
+
+	if (o->server)
+		return 0;
+	if (GIVEN(warmup) && !t->rr)
+		return xp_err_set(err, "--warmup applies to RR tests, not %s", t->name);
+	if (GIVEN(rr_timeout) && !(t->rr && t->udp))
+		return xp_err_set(err, "--rr-timeout applies to UDP_RR, not %s", t->name);
+	if (GIVEN(pace_burst) && !(t->udp && t->bulk && o->rate))
+		return xp_err_set(err, "--pace-burst applies to UDP_STREAM with -b");
+	if (o->nagle && !(t->bulk && !t->udp))
+		return xp_err_set(err, "--nagle applies to TCP_STREAM and TCP_MAERTS (Nagle "
+				  "is on in RR tests unless -N)");
+	if (o->nodelay && t->udp)
+		return xp_err_set(err, "-N/--nodelay applies to TCP tests, not %s", t->name);
+	if ((GIVEN(percentiles) || o->histogram) && !t->rr)
+		return xp_err_set(err, "--percentiles and --histogram apply to RR tests (%s "
+				  "times no round trips)", t->name);
+	if (GIVEN(confidence) && o->iterations < 2)
+		return xp_err_set(err, "--confidence applies with -I/--iterations 2 or more");
+	return 0;
+}
+
+/* -C, --set-mss, --fastopen, --mptcp, --sendfile: TCP and which tests. */
+static int validate_tcp_opts(const struct xp_opts *o, const unsigned char *given,
+			     struct xp_err *err)
+{
+	const struct xp_test *t = xp_test(o->test);
+	int tcp_bulk = t->bulk && !t->udp;
+
+	if (o->congestion && t->udp)
+		return xp_err_set(err, "-C/--congestion applies to TCP tests, not %s", t->name);
+	if (o->congestion && strlen(o->congestion) >= XP_CC_NAME_MAX)
+		return xp_err_set(err, "-C/--congestion: '%s': a name has at most %d "
+				  "characters", o->congestion, XP_CC_NAME_MAX - 1);
+	if (GIVEN(set_mss) && t->udp)
+		return xp_err_set(err, "--set-mss applies to TCP tests, not %s", t->name);
+	if (GIVEN(set_mss) && o->set_mss < 88)
+		return xp_err_set(err, "--set-mss %llu: the kernel takes 88-32767",
+				  (unsigned long long)o->set_mss);
+	if (o->fastopen && !(t->rr && !t->persistent))
+		return xp_err_set(err, "--fastopen applies to TCP_CRR (the other tests connect "
+				  "once, before the measurement)");
+	if (o->mptcp && t->udp)
+		return xp_err_set(err, "--mptcp applies to TCP tests, not %s", t->name);
+	if (o->mptcp && (o->zerocopy || o->busy_poll || (o->rate && tcp_bulk)))
+		return xp_err_set(err, "--mptcp excludes -Z, --busy-poll and -b: MPTCP sockets "
+				  "refuse SO_ZEROCOPY, SO_BUSY_POLL and SO_MAX_PACING_RATE");
+	if (o->sendfile && !tcp_bulk)
+		return xp_err_set(err, "--sendfile applies to TCP_STREAM and TCP_MAERTS");
+	if (o->sendfile && o->zerocopy)
+		return xp_err_set(err, "--sendfile and -Z/--zerocopy exclude each other");
+	return 0;
+}
+
+/* --tos, --dscp, --flowlabel, --bind, --cport, --bind-dev. */
+static int validate_path(const struct xp_opts *o, const unsigned char *given,
+			 struct xp_err *err)
+{
+	const struct xp_test *t = xp_test(o->test);
+	char host[XP_HOST_MAX];
+	uint16_t bport = 0;
+	int v;
+
+	if (o->tos && o->dscp)
+		return xp_err_set(err, "--tos and --dscp exclude each other");
+	if ((o->tos && xp_parse_tos(o->tos, "--tos", &v, err)) ||
+	    (o->dscp && xp_parse_dscp(o->dscp, "--dscp", &v, err)))
+		return -1;
+	if (GIVEN(flowlabel) && !o->flowlabel)
+		return xp_err_set(err, "--flowlabel: 1-1048575");
+	if (o->flowlabel && !o->ipv6 && !(o->client && strchr(o->client, ':')))
+		return xp_err_set(err, "--flowlabel is IPv6 only: add -6 (or give -c an IPv6 "
+				  "address)");
+	if (o->bind && xp_parse_hostport(o->bind, "-B/--bind", host, sizeof(host), &bport,
+					 err))
+		return -1;
+	if (o->bind && o->server && (bport || o->bind[0] == '['))
+		return xp_err_set(err, "-B/--bind on the server is an address, without brackets "
+				  "or port (the port is -p)");
+	if (GIVEN(cport) && !o->cport)
+		return xp_err_set(err, "--cport: 1-65535");
+	if (o->cport && !t->persistent)
+		return xp_err_set(err, "--cport does not apply to %s: it opens a connection per "
+				  "transaction, and a fixed port would meet the last one's "
+				  "TIME_WAIT", t->name);
+	if (o->cport && o->cport + o->flows - 1 > 65535)
+		return xp_err_set(err, "--cport %llu with -P %llu: ports above 65535",
+				  (unsigned long long)o->cport, (unsigned long long)o->flows);
+	if (!t->udp && o->cport && bport >= o->cport && bport < o->cport + o->flows)
+		return xp_err_set(err, "-B/--bind port %u is one of the --cport data ports",
+				  bport);
+	if (o->bind_dev && strlen(o->bind_dev) >= 16)
+		return xp_err_set(err, "--bind-dev: '%s': an interface name has at most 15 "
+				  "characters", o->bind_dev);
+	return 0;
+}
+
+/* --timestamps and -f change the human report's interval lines and rates. */
+static int validate_report(const struct xp_opts *o, struct xp_err *err)
+{
+	int human = !o->json && !o->json_stream;
+
+	if (o->timestamps && (!o->interval || !human))
+		return xp_err_set(err, "--timestamps prefixes the human interval lines: give -i "
+				  "(and no --json or --json-stream)");
+	if (o->timestamps && strlen(o->timestamps) > 64)
+		return xp_err_set(err, "--timestamps: format longer than 64 characters");
+	if (o->format && (strlen(o->format) != 1 || !xp_rate_format_ok(o->format[0])))
+		return xp_err_set(err, "-f/--format: '%s': one of k, m, g, t (bits) or K, M, G, T "
+				  "(bytes)", o->format);
+	if (o->format && (xp_test(o->test)->rr || !human))
+		return xp_err_set(err, "-f/--format applies to the human report of stream "
+				  "tests (RR tests report transactions; JSON gives bits/s)");
+	return 0;
+}
+
+static int validate(struct xp_opts *o, const unsigned char *given, struct xp_err *err)
 {
 	int cpus[XP_CPUS_MAX];
 
@@ -297,11 +484,29 @@ static int validate(struct xp_opts *o, struct xp_err *err)
 				  XP_MSG_STR_MAX);
 	if (!o->server && o->port == 0 && o->client)
 		return xp_err_set(err, "-p: port 0 is not a server port");
-	if (!o->server && (o->daemon || o->one_off || o->pidfile || o->bind))
-		return xp_err_set(err, "-D, -1, -B and --pidfile are server options (add -s)");
-	if (validate_fast_paths(o, err))
+	if (validate_sides(o, given, err) || validate_applies(o, given, err) ||
+	    validate_tcp_opts(o, given, err) || validate_path(o, given, err) ||
+	    validate_report(o, err) || validate_fast_paths(o, err))
 		return -1;
 	return validate_sizes(o, err);
+}
+
+int xp_opts_tos(const struct xp_opts *o)
+{
+	int v = -1;
+
+	if (o->tos && xp_parse_tos(o->tos, "--tos", &v, NULL))
+		return -1;
+	if (o->dscp && !xp_parse_dscp(o->dscp, "--dscp", &v, NULL))
+		v <<= 2;
+	return v;
+}
+
+const char *xp_opts_timestamp_format(const struct xp_opts *o)
+{
+	if (!o->timestamps)
+		return NULL;
+	return o->timestamps[0] ? o->timestamps : "%c ";
 }
 
 static void usage_line(FILE *f, const struct xp_opt_desc *d)
@@ -314,7 +519,8 @@ static void usage_line(FILE *f, const struct xp_opt_desc *d)
 	else
 		n = snprintf(left, sizeof(left), "      --%s", d->lname);
 	if (d->meta && n > 0 && (size_t)n < sizeof(left))
-		snprintf(left + n, sizeof(left) - (size_t)n, " %s", d->meta);
+		snprintf(left + n, sizeof(left) - (size_t)n,
+			 d->kind == XP_K_OSTR ? "[=%s]" : " %s", d->meta);
 	fprintf(f, "%-28s %s", left, d->help);
 	if (d->def && strcmp(d->def, "0"))
 		fprintf(f, " [%s]", d->def);

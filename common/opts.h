@@ -17,6 +17,7 @@
 #define XP_TYPE_SECS0 uint64_t
 #define XP_TYPE_TEST int
 #define XP_TYPE_RATE uint64_t
+#define XP_TYPE_OSTR const char *
 
 struct xp_opts {
 #define XP_SECTION(title)
@@ -47,6 +48,13 @@ int xp_opts_nodelay(const struct xp_opts *o);
 
 /* 1 if this side (remote: the server) sends a TCP bulk test's data. */
 int xp_opts_tcp_sender(const struct xp_opts *o, int remote);
+
+/* The TOS byte --tos or --dscp asks for; -1 when neither is given. */
+int xp_opts_tos(const struct xp_opts *o);
+
+/* --timestamps: the strftime(3) format of the interval lines' prefix;
+ * NULL when not asked. */
+const char *xp_opts_timestamp_format(const struct xp_opts *o);
 
 /* One line per option, "-m|--msg-size", for tests that compare the
  * table with the man page. */

@@ -59,6 +59,10 @@ static const struct field_desc setup_fields[] = {
 	U64(15, setup.burst),
 	U64(16, setup.pace_burst),
 	U64(17, setup.rcvlowat),
+	/* socket and path: tags 30.. */
+	STR(30, setup.congestion),
+	U64(31, setup.tos),
+	U64(32, setup.sock_flags),
 };
 
 static const struct field_desc setup_ok_fields[] = {
@@ -81,6 +85,7 @@ static const struct field_desc result_fields[] = {
 #include "proto/result.def"
 	STR(13, result.cpus),
 	STR(27, result.warning),
+	STR(53, result.congestion),
 };
 #undef XP_RESULT
 #undef XP_PATH_C
@@ -95,6 +100,7 @@ static const struct field_desc tcpinfo_fields[] = {
 	U64(5, tcpinfo.cwnd),
 	U64(6, tcpinfo.mss),
 	U64(7, tcpinfo.delivery_rate_bps),
+	U64(8, tcpinfo.advmss),
 };
 
 /* Frozen across all versions: code is tag 1, text is tag 2. */
@@ -154,7 +160,7 @@ static size_t field_value_len(const struct field_desc *f,
 	if (f->kind == FIELD_U64)
 		return U64_LEN;
 	/* A string that fills its buffer without a NUL is clamped. */
-	return strnlen(s, XP_MSG_STR_MAX);
+	return strnlen(s, f->size - 1u < XP_MSG_STR_MAX ? f->size - 1u : XP_MSG_STR_MAX);
 }
 
 static size_t encoded_body_len(const struct msg_desc *d,
@@ -252,7 +258,7 @@ static int decode_str(const struct msg_desc *d, const struct field_desc *f,
 				  "control message: %s field %u (%s) length "
 				  "%u exceeds maximum %d",
 				  d->name, f->tag, f->name, vlen,
-				  XP_MSG_STR_MAX);
+				  f->size - 1 < XP_MSG_STR_MAX ? f->size - 1 : XP_MSG_STR_MAX);
 	nul = memchr(v, 0, vlen);
 	if (nul)
 		return why_set(why,

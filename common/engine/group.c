@@ -101,6 +101,8 @@ void xp_group_sum(const struct xp_group *g, struct xp_side_result *r)
 
 		xp_counters_add(&r->c, &w->c);
 		r->offloads |= w->offloads;
+		if (!r->congestion[0])
+			memcpy(r->congestion, w->cc, sizeof(r->congestion));
 		if (!r->warning[0] && w->errmsg[0])
 			snprintf(r->warning, sizeof(r->warning), "%.*s",
 				 (int)sizeof(r->warning) - 1, w->errmsg);
