@@ -41,8 +41,8 @@ static void path_line(FILE *f, const struct xp_opts *o, const struct xp_client_r
 	if (tos >= 0)
 		add(line, sizeof(line), "; tos 0x%02x (DSCP %d) both ends", tos, tos >> 2);
 	if (t->tcp_info)
-		add(line, sizeof(line), "; mss client %llu (advertised %llu), server %llu "
-		    "(advertised %llu)", (unsigned long long)r->local.tcp.mss,
+		add(line, sizeof(line), "; mss client %llu (advmss %llu), server %llu "
+		    "(advmss %llu)", (unsigned long long)r->local.tcp.mss,
 		    (unsigned long long)r->local.tcp.advmss, (unsigned long long)r->remote.tcp.mss,
 		    (unsigned long long)r->remote.tcp.advmss);
 	else if (o->set_mss)
@@ -61,9 +61,11 @@ static void sockets_line(FILE *f, const struct xp_opts *o, const struct xp_clien
 		add(line, sizeof(line), "; MPTCP connections client %llu, server %llu",
 		    (unsigned long long)r->local.c.mptcp_flows,
 		    (unsigned long long)r->remote.c.mptcp_flows);
-	if (o->fastopen)
-		add(line, sizeof(line), "; Fast Open: SYN carried data on client %llu, server "
-		    "%llu connections", (unsigned long long)r->local.c.fastopen_syn_data,
+	if (o->fastopen) /* the counts include the warm-up's connections */
+		add(line, sizeof(line), "; Fast Open: SYN carried data on %llu of %llu "
+		    "connections (client), %llu (server), warm-up included",
+		    (unsigned long long)r->local.c.fastopen_syn_data,
+		    (unsigned long long)(r->local.c.transactions + r->warm.transactions),
 		    (unsigned long long)r->remote.c.fastopen_syn_data);
 	if (o->sendfile)
 		add(line, sizeof(line), "; sendfile(2) sends (%s)",

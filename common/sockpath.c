@@ -55,15 +55,31 @@ static int read_proc(const char *path, char *buf, size_t len)
 	return 0;
 }
 
+/* 1 if fd is connected to an IPv4 peer through a v4-mapped address. */
+static int v4_mapped_peer(int fd)
+{
+	struct sockaddr_in6 p;
+	socklen_t len = sizeof(p);
+
+	return getpeername(fd, (struct sockaddr *)&p, &len) == 0 && p.sin6_family == AF_INET6 &&
+	       IN6_IS_ADDR_V4MAPPED(&p.sin6_addr);
+}
+
 /* On an IPv6 socket the traffic class, and IP_TOS too: an IPv4 peer of a
- * dual-stack socket (a v4-mapped address) gets its packets' TOS there. */
+ * dual-stack socket (a v4-mapped address) gets its packets' TOS there.
+ * MPTCP sockets take IP_TOS but refuse IPV6_TCLASS (EOPNOTSUPP), which is
+ * then only an error for a true IPv6 peer. */
 static int set_tos(int fd, int tos, struct xp_err *err)
 {
 	if (sock_family(fd) == AF_INET6) {
-		if (set_int(fd, IPPROTO_IPV6, IPV6_TCLASS, tos))
-			return xp_err_sys(err, errno, "setsockopt IPV6_TCLASS 0x%02x", tos);
-		set_int(fd, IPPROTO_IP, IP_TOS, tos);
-		return 0;
+		int v4 = set_int(fd, IPPROTO_IP, IP_TOS, tos) == 0, e;
+
+		if (!set_int(fd, IPPROTO_IPV6, IPV6_TCLASS, tos))
+			return 0;
+		e = errno;
+		if (v4 && v4_mapped_peer(fd))
+			return 0;
+		return xp_err_sys(err, e, "setsockopt IPV6_TCLASS 0x%02x", tos);
 	}
 	if (set_int(fd, IPPROTO_IP, IP_TOS, tos))
 		return xp_err_sys(err, errno, "setsockopt IP_TOS 0x%02x", tos);

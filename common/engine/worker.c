@@ -121,9 +121,13 @@ static void take_mail(struct xp_worker *w)
 				return;
 			continue;
 		}
-		if (xp_apply_sockopts(f->fd, w->t->sock_type, &w->run->so, &err) &&
-		    !w->errmsg[0])
-			snprintf(w->errmsg, sizeof(w->errmsg), "%s", err.msg);
+		/* an option the client asked for and this end could not apply
+		 * is an error the report shows, not a silent default */
+		if (xp_apply_sockopts(f->fd, w->t->sock_type, &w->run->so, &err)) {
+			w->c.errors++;
+			if (!w->errmsg[0])
+				snprintf(w->errmsg, sizeof(w->errmsg), "%s", err.msg);
+		}
 		xp_flow_note(w, f->fd);
 		w->side->add(f);
 		if (w->t->persistent)
