@@ -170,10 +170,17 @@ static int bad_option(int argc, char **argv, struct xp_err *err)
 	return xp_err_set(err, "unknown option '%s'", arg);
 }
 
-static int validate(struct xp_opts *o, const unsigned char *given, struct xp_err *err);
+static int validate(struct xp_opts *o, const unsigned char *given, unsigned flags,
+		    struct xp_err *err);
 
 int xp_opts_parse(struct xp_opts *o, int argc, char **argv,
 		  struct xp_err *err)
+{
+	return xp_opts_parse_flags(o, argc, argv, 0, err);
+}
+
+int xp_opts_parse_flags(struct xp_opts *o, int argc, char **argv, unsigned flags,
+			struct xp_err *err)
 {
 	struct option lo[NDESCS + 1];
 	char shorts[2 * NDESCS + 2];
@@ -202,7 +209,7 @@ int xp_opts_parse(struct xp_opts *o, int argc, char **argv,
 	}
 	if (optind < argc)
 		return xp_err_set(err, "unexpected argument '%s'", argv[optind]);
-	return validate(o, given, err);
+	return validate(o, given, flags, err);
 }
 
 uint64_t xp_opts_req_size(const struct xp_opts *o)
@@ -458,7 +465,8 @@ static int validate_report(const struct xp_opts *o, struct xp_err *err)
 	return 0;
 }
 
-static int validate(struct xp_opts *o, const unsigned char *given, struct xp_err *err)
+static int validate(struct xp_opts *o, const unsigned char *given, unsigned flags,
+		    struct xp_err *err)
 {
 	int cpus[XP_CPUS_MAX];
 
@@ -484,7 +492,8 @@ static int validate(struct xp_opts *o, const unsigned char *given, struct xp_err
 				  XP_MSG_STR_MAX);
 	if (!o->server && o->port == 0 && o->client)
 		return xp_err_set(err, "-p: port 0 is not a server port");
-	if (validate_sides(o, given, err) || validate_applies(o, given, err) ||
+	if (validate_sides(o, given, err) ||
+	    (!(flags & XP_OPTS_MATRIX) && validate_applies(o, given, err)) ||
 	    validate_tcp_opts(o, given, err) || validate_path(o, given, err) ||
 	    validate_report(o, err) || validate_fast_paths(o, err))
 		return -1;

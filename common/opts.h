@@ -33,6 +33,14 @@ struct xp_opts {
 int xp_opts_parse(struct xp_opts *o, int argc, char **argv,
 		  struct xp_err *err);
 
+/* The same with XP_OPTS_* flags. */
+#define XP_OPTS_MATRIX 1u /* one set of options for several tests (xperf lab):
+			   * options that do nothing in this test (-N with UDP,
+			   * --nagle or --percentiles with a stream test ...)
+			   * are not usage errors */
+int xp_opts_parse_flags(struct xp_opts *o, int argc, char **argv, unsigned flags,
+			struct xp_err *err);
+
 /* Only the defaults (what an empty command line gives). */
 void xp_opts_defaults(struct xp_opts *o);
 

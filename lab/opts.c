@@ -191,7 +191,7 @@ static int tests(struct xp_lab_cfg *c, size_t *used, struct xp_err *err)
 		argv[argc++] = "-t";
 		argv[argc++] = names[i];
 		argv[argc] = NULL;
-		if (xp_opts_parse(o, argc, argv, err))
+		if (xp_opts_parse_flags(o, argc, argv, XP_OPTS_MATRIX, err))
 			return -1;
 		if (o->server || o->client)
 			return xp_err_set(err, "%s does not apply: the lab runs its own server "

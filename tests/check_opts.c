@@ -140,7 +140,6 @@ START_TEST(invalid)
 		{ { "-c", "h", "--max-tests", "3" }, "--max-tests is a server option" },
 		{ { "-c", "h", "--idle-timeout", "3" }, "--idle-timeout is a server option" },
 		{ { "--max-flows", "8" }, "server option" },
-		{ { "-c", "h", "-v" }, "-v/--verbose is a server option" },
 		{ { "-c", "h", "-D" }, "server option" },
 		{ { "-p", "5000" }, "-p applies with -c or -s" },
 		{ { "-t", "TCP_STREAM", "--warmup", "1" }, "--warmup applies to RR" },
@@ -334,6 +333,23 @@ START_TEST(sockpath_values)
 }
 END_TEST
 
+START_TEST(matrix_is_lenient)
+{
+	char *argv[] = { "xperf lab", "-t", "UDP_RR", "-N", "--percentiles", "50", NULL };
+	char *bad[] = { "xperf lab", "-t", "UDP_RR", "--max-flows", "8", NULL };
+	struct xp_opts o;
+	struct xp_err e;
+
+	/* one set of options for several tests: -N does nothing in UDP_RR */
+	ck_assert_int_eq(xp_opts_parse(&o, 6, argv, &e), -1);
+	ck_assert_int_eq(xp_opts_parse_flags(&o, 6, argv, XP_OPTS_MATRIX, &e), 0);
+	ck_assert_int_eq(o.nodelay, 1);
+	/* the sides still hold */
+	ck_assert_int_eq(xp_opts_parse_flags(&o, 5, bad, XP_OPTS_MATRIX, &e), -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, "server option"));
+}
+END_TEST
+
 START_TEST(help_lists_every_option)
 {
 	char *list = NULL, *help = NULL, *line, *save = NULL;
@@ -373,6 +389,7 @@ int main(void)
 	tcase_add_test(tc, bind_hostport);
 	tcase_add_test(tc, rate_formats);
 	tcase_add_test(tc, sockpath_values);
+	tcase_add_test(tc, matrix_is_lenient);
 	tcase_add_test(tc, help_lists_every_option);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

@@ -56,4 +56,10 @@ rate_ok "$TMP/fK" "KByte/s" 1024
 "$XPERF" -t UDP_STREAM -l 1 -i 0.5 -f k -b 10M >"$TMP/fk" 2>&1 || fail "-f k, UDP"
 [ "$(grep -c 'kbit/s' "$TMP/fk")" -ge 3 ] || { cat "$TMP/fk" >&2; fail "-f k: interval and summary lines in kbit/s"; }
 grep -q "Gbit/s" "$TMP/fk" && fail "-f k: a Gbit/s left"
+# --- -v: progress on stderr ------------------------------------------------------
+"$XPERF" -t TCP_RR -l 0.3 -v >"$TMP/v.out" 2>"$TMP/v.err" || fail "-v run"
+grep -q "connecting to 127.0.0.1" "$TMP/v.err" && grep -q "measuring" "$TMP/v.err" &&
+	grep -q "run 1/1 done" "$TMP/v.err" || fail "-v: progress lines: $(cat "$TMP/v.err")"
+"$XPERF" -t TCP_RR -l 0.3 >"$TMP/v.out" 2>"$TMP/v.err" || fail "run without -v"
+[ -s "$TMP/v.err" ] && fail "without -v: stderr has $(cat "$TMP/v.err")"
 echo "client_report: ok"
