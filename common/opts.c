@@ -368,6 +368,13 @@ static int validate_applies(const struct xp_opts *o, const unsigned char *given,
 				  "times no round trips)", t->name);
 	if (GIVEN(confidence) && o->iterations < 2)
 		return xp_err_set(err, "--confidence applies with -I/--iterations 2 or more");
+	/* the same for values that mean "off" and are not errors below */
+	if (GIVEN(rsp_size) && !t->rr)
+		return xp_err_set(err, "-M applies to RR tests only, not %s", t->name);
+	if (GIVEN(rcvlowat) && !(t->bulk && !t->udp))
+		return xp_err_set(err, "--rcvlowat applies to TCP_STREAM and TCP_MAERTS");
+	if (GIVEN(burst) && !(t->rr && t->persistent))
+		return xp_err_set(err, "--burst applies to TCP_RR and UDP_RR (for TCP_CRR use -P)");
 	return 0;
 }
 

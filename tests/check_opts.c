@@ -150,6 +150,9 @@ START_TEST(invalid)
 		{ { "-t", "TCP_STREAM", "--percentiles", "50" }, "RR tests" },
 		{ { "-t", "TCP_STREAM", "--histogram", "f" }, "RR tests" },
 		{ { "--confidence", "99" }, "--iterations" },
+		{ { "-M", "0" }, "RR tests only" },
+		{ { "-t", "TCP_RR", "--rcvlowat", "0" }, "--rcvlowat applies" },
+		{ { "--burst", "1" }, "--burst applies" },
 		/* socket and path */
 		{ { "-t", "UDP_RR", "-C", "reno" }, "TCP tests" },
 		{ { "-C", "abcdefghijklmnop" }, "at most 15" },
