@@ -139,6 +139,8 @@ static int bind_local(int fd, int family, const struct xp_sockopts *so, uint16_t
 				  xp_addr_str(&a, as, sizeof(as)), family == AF_INET6 ? 6 : 4);
 	if (xp_addr_port(&a))
 		set_int(fd, SOL_SOCKET, SO_REUSEADDR, 1); /* a port a past run left in TIME_WAIT */
+	else /* the port is chosen at connect(), per destination, not at bind() */
+		set_int(fd, IPPROTO_IP, IP_BIND_ADDRESS_NO_PORT, 1);
 	if (bind(fd, (const struct sockaddr *)&a.ss, a.len))
 		return xp_err_sys(err, errno, "bind %s", xp_addr_str(&a, as, sizeof(as)));
 	return 0;
