@@ -112,10 +112,11 @@ static int validate(const struct xp_np_cfg *c, struct xp_err *err)
 				  t->max_size);
 	if (t->rr && !t->persistent && c->burst)
 		return xp_err_set(err, "-b applies to TCP_RR and UDP_RR");
-	if (t->udp && t->rr && k < 8 && c->burst + 1 > (1 << (8 * k - 1)))
+	if (t->udp && t->rr && k < 8 &&
+	    (uint64_t)c->burst + 1 > (1ull << (8 * k - 1)))
 		return xp_err_set(err, "-b %d: with %llu-byte UDP_RR messages at most "
-				  "%d requests in flight", c->burst,
-				  (unsigned long long)k, 1 << (8 * k - 1));
+				  "%llu requests in flight", c->burst,
+				  (unsigned long long)k, 1ull << (8 * k - 1));
 	return 0;
 }
 

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "common/clock.h"
+#include "client/report_hist.h"
 #include "client/report_live.h"
 #include "client/report_side.h"
 #include "common/json.h"
@@ -269,23 +270,6 @@ void xp_report_human(FILE *f, const struct xp_opts *o, const struct xp_client_re
 			r->warning[0] ? "; first: " : "", r->warning);
 }
 
-static void json_cpus(struct xp_json *j, const char *key, const char *list)
-{
-	const char *p = list;
-
-	xp_json_arr_open(j, key);
-	while (p && *p) {
-		char *end;
-		long v = strtol(p, &end, 10);
-
-		if (end == p)
-			break;
-		xp_json_i64(j, NULL, v);
-		p = *end == ',' ? end + 1 : end;
-	}
-	xp_json_arr_close(j);
-}
-
 /* r is NULL when the test never started (errors). */
 void xp_report_json_start(struct xp_json *j, const struct xp_opts *o,
 			  const struct xp_client_result *r, const char *key)
@@ -401,9 +385,11 @@ static void json_rr(struct xp_json *j, const struct xp_opts *o, const struct xp_
 	xp_json_u64(j, "warmup_transactions", r->warm.transactions);
 	xp_json_str_val(j, "latency_kind", "round_trip");
 	json_latency(j, "latency_us", o, r->hist);
+	xp_json_hist(j, "histogram", r->hist);
 	if (r->raw_hist) {
 		xp_json_dbl(j, "target_transactions_per_second", (double)o->tps);
 		json_latency(j, "uncorrected_latency_us", o, r->raw_hist);
+		xp_json_hist(j, "uncorrected_histogram", r->raw_hist);
 	}
 	xp_json_obj_close(j);
 }
@@ -437,7 +423,7 @@ static void json_side(struct xp_json *j, const char *key, const struct xp_side_r
 	xp_json_u64(j, "retransmits", r->tcp.retrans);
 	xp_json_u64(j, "cpu_user_us", r->cpu_user_us);
 	xp_json_u64(j, "cpu_system_us", r->cpu_sys_us);
-	json_cpus(j, "worker_cpus", r->cpus);
+	xp_report_json_cpus(j, "worker_cpus", r->cpus);
 	xp_json_u64(j, "max_rss_kb", r->max_rss_kb);
 	xp_json_bool(j, "udp_gso", (r->offloads & XP_OFFLOAD_GSO) != 0);
 	xp_json_bool(j, "udp_gro", (r->offloads & XP_OFFLOAD_GRO) != 0);

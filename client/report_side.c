@@ -2,6 +2,7 @@
 #include "client/report_side.h"
 
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -107,6 +108,23 @@ void xp_report_path_json_start(struct xp_json *j, const struct xp_opts *o)
 	xp_json_bool(j, "mptcp", o->mptcp);
 	xp_json_bool(j, "sendfile", o->sendfile);
 	xp_json_dbl(j, "connect_timeout_s", (double)o->connect_timeout / 1e9);
+}
+
+void xp_report_json_cpus(struct xp_json *j, const char *key, const char *list)
+{
+	const char *p = list;
+
+	xp_json_arr_open(j, key);
+	while (p && *p) {
+		char *end;
+		long v = strtol(p, &end, 10);
+
+		if (end == p)
+			break;
+		xp_json_i64(j, NULL, v);
+		p = *end == ',' ? end + 1 : end;
+	}
+	xp_json_arr_close(j);
 }
 
 void xp_report_side_json(struct xp_json *j, const struct xp_side_result *s)

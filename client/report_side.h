@@ -17,6 +17,8 @@ void xp_report_path_human(FILE *f, const struct xp_opts *o, const struct xp_clie
 
 /* start.test_start: what was asked. */
 void xp_report_path_json_start(struct xp_json *j, const struct xp_opts *o);
+/* A CPU list "0,2" as a JSON array of integers under key. */
+void xp_report_json_cpus(struct xp_json *j, const char *key, const char *list);
 /* end.client / end.server: what the side's sockets had. */
 void xp_report_side_json(struct xp_json *j, const struct xp_side_result *s);
 /* end: iperf3's sender_tcp_congestion and receiver_tcp_congestion. */

@@ -13,6 +13,7 @@
 #include "client/cli.h"
 #include "client/report.h"
 #include "client/report_live.h"
+#include "client/sweep.h"
 #include "common/clock.h"
 #include "common/cpu.h"
 #include "common/exitcodes.h"
@@ -91,6 +92,7 @@ int xp_client_main(const struct xp_opts *o)
 {
 	struct xp_server *srv = NULL;
 	struct xp_cli cli;
+	struct xp_sweep sw;
 	pthread_t thr;
 	struct xp_err err = { "" };
 	char cpus[4096];
@@ -100,7 +102,7 @@ int xp_client_main(const struct xp_opts *o)
 
 	if (o->logfile && open_logfile(o->logfile))
 		return XP_EXIT_FAIL;
-	if (xp_cli_prepare(o, &cli, &err))
+	if (xp_cli_prepare(o, &cli, &err) || (o->sweep.n && xp_sweep_prepare(o, &sw, &err)))
 		return xp_usage_error(o->json_stream ? 2 : o->json, err.msg);
 	sigfd = xp_signal_fd();
 	if (!host) {
@@ -109,7 +111,8 @@ int xp_client_main(const struct xp_opts *o)
 		host = o->ipv6 ? "::1" : "127.0.0.1";
 		port = xp_server_port(srv);
 	}
-	rc = xp_cli_run(&cli, host, port, sigfd);
+	rc = o->sweep.n ? xp_sweep_run(&cli, &sw, host, port, sigfd)
+			: xp_cli_run(&cli, host, port, sigfd);
 	if (srv) {
 		xp_server_stop(srv);
 		pthread_join(thr, NULL);

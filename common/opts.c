@@ -7,44 +7,54 @@
 #include <string.h>
 
 #include "common/netparse.h"
+#include "common/opts_int.h"
 #include "common/units.h"
 #include "common/tests.h"
-#include "proto/msg.h"
 
-enum xp_opt_kind { XP_K_FLAG, XP_K_STR, XP_K_SIZE, XP_K_UINT, XP_K_SECS, XP_K_SECS0,
-		   XP_K_TEST, XP_K_RATE, XP_K_OSTR, XP_K_SECTION };
-
-/* Where a section's options apply (XP_SECTION_FOR in opts.def). */
-enum { ANY = 0, CLIENT, SERVER };
-
-struct xp_opt_desc {
-	char sc;
-	const char *lname;
-	enum xp_opt_kind kind;
-	const char *meta;
-	const char *def;
-	uint64_t max;
-	const char *help;
-	size_t off;
-	int side; /* sections: ANY, CLIENT or SERVER */
-};
-
-static const struct xp_opt_desc descs[] = {
+const struct xp_opt_desc xp_opt_descs[] = {
 #define XP_SECTION(title) \
-	{ 0, NULL, XP_K_SECTION, NULL, NULL, 0, title, 0, ANY },
+	{ 0, NULL, XP_K_SECTION, NULL, NULL, 0, title, 0, XP_SIDE_ANY },
 #define XP_SECTION_FOR(title, side) \
-	{ 0, NULL, XP_K_SECTION, NULL, NULL, 0, title, 0, side },
+	{ 0, NULL, XP_K_SECTION, NULL, NULL, 0, title, 0, XP_SIDE_##side },
 #define XP_OPT(field, sc, lname, kind, meta, def, max, help) \
 	{ sc, lname, XP_K_##kind, meta, def, max, help, \
-	  offsetof(struct xp_opts, field), ANY },
+	  offsetof(struct xp_opts, field), XP_SIDE_ANY },
 #include "common/opts.def"
 #undef XP_OPT
 #undef XP_SECTION
 #undef XP_SECTION_FOR
 };
 
-#define NDESCS (sizeof(descs) / sizeof(descs[0]))
+#define NDESCS (sizeof(xp_opt_descs) / sizeof(xp_opt_descs[0]))
+const size_t xp_opt_ndescs = NDESCS;
+#define descs xp_opt_descs
 #define LONG_ONLY_BASE 256
+
+static int add_multi(void *p, const char *arg, const char *what, struct xp_err *err)
+{
+	struct xp_strs *s = p;
+
+	if (!arg || !*arg)
+		return xp_err_set(err, "%s: empty argument", what);
+	if (s->n == XP_STRS_MAX)
+		return xp_err_set(err, "%s: at most %d times", what, XP_STRS_MAX);
+	s->v[s->n++] = arg;
+	return 0;
+}
+
+/* STR, and OSTR (optional: given without a value, it is ""). */
+static int set_str(void *p, int optional, const char *arg, const char *what,
+		   struct xp_err *err)
+{
+	if (optional && !arg) {
+		*(const char **)p = "";
+		return 0;
+	}
+	if (!arg || !*arg)
+		return xp_err_set(err, "%s: empty argument", what);
+	*(const char **)p = arg;
+	return 0;
+}
 
 /* Store one value into the field the descriptor names. */
 static int set_value(struct xp_opts *o, const struct xp_opt_desc *d,
@@ -61,16 +71,8 @@ static int set_value(struct xp_opts *o, const struct xp_opt_desc *d,
 		*(int *)p = 1;
 		return 0;
 	case XP_K_OSTR:
-		if (!arg) {
-			*(const char **)p = ""; /* given without a value */
-			return 0;
-		}
-		/* fall through */
 	case XP_K_STR:
-		if (!arg || !*arg)
-			return xp_err_set(err, "%s: empty argument", what);
-		*(const char **)p = arg;
-		return 0;
+		return set_str(p, d->kind == XP_K_OSTR, arg, what, err);
 	case XP_K_SIZE:
 		if (xp_parse_size(arg, d->max, what, &v, err))
 			return -1;
@@ -106,6 +108,8 @@ static int set_value(struct xp_opts *o, const struct xp_opt_desc *d,
 					  what, arg);
 		*(int *)p = t;
 		return 0;
+	case XP_K_MULTI:
+		return add_multi(p, arg, what, err);
 	case XP_K_SECTION:
 		break;
 	}
@@ -170,9 +174,6 @@ static int bad_option(int argc, char **argv, struct xp_err *err)
 	return xp_err_set(err, "unknown option '%s'", arg);
 }
 
-static int validate(struct xp_opts *o, const unsigned char *given, unsigned flags,
-		    struct xp_err *err);
-
 int xp_opts_parse(struct xp_opts *o, int argc, char **argv,
 		  struct xp_err *err)
 {
@@ -209,7 +210,9 @@ int xp_opts_parse_flags(struct xp_opts *o, int argc, char **argv, unsigned flags
 	}
 	if (optind < argc)
 		return xp_err_set(err, "unexpected argument '%s'", argv[optind]);
-	return validate(o, given, flags, err);
+	o->argc = argc;
+	o->argv = argv;
+	return xp_opts_validate(o, given, flags, err);
 }
 
 uint64_t xp_opts_req_size(const struct xp_opts *o)
@@ -239,292 +242,6 @@ int xp_opts_tcp_sender(const struct xp_opts *o, int remote)
 	return t->bulk && !t->udp && t->server_sends == !!remote;
 }
 
-static int validate_sizes(const struct xp_opts *o, struct xp_err *err)
-{
-	uint64_t req = xp_opts_req_size(o), rsp = xp_opts_rsp_size(o);
-
-	const struct xp_test *t = xp_test(o->test);
-
-	if (o->rsp_size && !t->rr)
-		return xp_err_set(err, "-M applies to RR tests only, not %s",
-				  xp_test_name(o->test));
-	if (!req)
-		return xp_err_set(err, "-m: size must be at least 1");
-	if (req < t->min_size)
-		return xp_err_set(err, "-m: %s datagrams carry a 64-bit "
-				  "sequence number: size must be at least %u, not %llu",
-				  t->name, t->min_size, (unsigned long long)req);
-	if (t->max_size && (req > t->max_size || rsp > t->max_size))
-		return xp_err_set(err, "-m/-M: a UDP datagram holds at most %u "
-				  "bytes", t->max_size);
-	return 0;
-}
-
-static int validate_fast_paths(const struct xp_opts *o, struct xp_err *err)
-{
-	const struct xp_test *t = xp_test(o->test);
-	int tcp_bulk = t->bulk && !t->udp, persistent_rr = t->rr && t->persistent;
-	uint64_t k = xp_opts_req_size(o) < xp_opts_rsp_size(o) ? xp_opts_req_size(o)
-							      : xp_opts_rsp_size(o);
-
-	if (o->rate && !t->bulk)
-		return xp_err_set(err, "-b applies to stream tests, not %s", xp_test_name(o->test));
-	if (o->zerocopy && !tcp_bulk)
-		return xp_err_set(err, "--zerocopy applies to TCP_STREAM and TCP_MAERTS");
-	if (o->rcvlowat && !tcp_bulk)
-		return xp_err_set(err, "--rcvlowat applies to TCP_STREAM and TCP_MAERTS");
-	if (o->no_gso && !(t->udp && t->bulk))
-		return xp_err_set(err, "--no-gso applies to UDP_STREAM");
-	if (o->tps && !persistent_rr)
-		return xp_err_set(err, "--rate applies to TCP_RR and UDP_RR");
-	if (o->tps && o->burst > 1)
-		return xp_err_set(err, "--rate and --burst exclude each other");
-	if (o->tps && o->tps < o->flows)
-		return xp_err_set(err, "--rate %llu: below one transaction per second per flow",
-				  (unsigned long long)o->tps);
-	if (!o->burst || !o->pace_burst)
-		return xp_err_set(err, "--burst and --pace-burst: at least 1");
-	if (o->burst > 1 && !persistent_rr)
-		return xp_err_set(err, "--burst applies to TCP_RR and UDP_RR (for TCP_CRR use -P)");
-	/* UDP_RR ids are the first min(8, -m, -M) bytes: keep them unique
-	 * across the outstanding window */
-	if (t->udp && t->rr && k < 8 && o->burst > (1ull << (8 * k - 1)))
-		return xp_err_set(err, "--burst %llu: with %llu-byte UDP_RR messages at most "
-				  "%llu outstanding", (unsigned long long)o->burst,
-				  (unsigned long long)k, 1ull << (8 * k - 1));
-	return 0;
-}
-
-/* "-t/--test" or "--max-tests", for messages. */
-static const char *opt_name(const struct xp_opt_desc *d, char *buf, size_t len)
-{
-	if (d->sc)
-		snprintf(buf, len, "-%c/--%s", d->sc, d->lname);
-	else
-		snprintf(buf, len, "--%s", d->lname);
-	return buf;
-}
-
-/* Whether the option stored at `off` was on the command line. */
-static int was_given(const unsigned char *given, size_t off)
-{
-	size_t i;
-
-	for (i = 0; i < NDESCS; i++)
-		if (descs[i].kind != XP_K_SECTION && descs[i].off == off)
-			return given[i];
-	return 0;
-}
-
-#define GIVEN(field) was_given(given, offsetof(struct xp_opts, field))
-
-/* An option given where it does nothing is a usage error: the options of
- * a client section with -s, those of the server section without it. */
-static int validate_sides(const struct xp_opts *o, const unsigned char *given,
-			  struct xp_err *err)
-{
-	int side = ANY;
-	char n[48];
-	size_t i;
-
-	for (i = 0; i < NDESCS; i++) {
-		if (descs[i].kind == XP_K_SECTION)
-			side = descs[i].side;
-		else if (given[i] && side == SERVER && !o->server)
-			return xp_err_set(err, "%s is a server option (add -s)",
-					  opt_name(&descs[i], n, sizeof(n)));
-		else if (given[i] && side == CLIENT && o->server)
-			return xp_err_set(err, "%s is a client option: the client sends the "
-					  "test's parameters to the server (drop -s or the option)",
-					  opt_name(&descs[i], n, sizeof(n)));
-	}
-	if (GIVEN(port) && !o->server && !o->client)
-		return xp_err_set(err, "-p applies with -c or -s: without them the embedded "
-				  "server takes a free port on loopback");
-	return 0;
-}
-
-/* Test options that are given for a test they do not apply to. */
-static int validate_applies(const struct xp_opts *o, const unsigned char *given,
-			    struct xp_err *err)
-{
-	const struct xp_test *t = xp_test(o->test);
-
-	if (o->server)
-		return 0;
-	if (GIVEN(warmup) && !t->rr)
-		return xp_err_set(err, "--warmup applies to RR tests, not %s", t->name);
-	if (GIVEN(rr_timeout) && !(t->rr && t->udp))
-		return xp_err_set(err, "--rr-timeout applies to UDP_RR, not %s", t->name);
-	if (GIVEN(pace_burst) && !(t->udp && t->bulk && o->rate))
-		return xp_err_set(err, "--pace-burst applies to UDP_STREAM with -b");
-	if (o->nagle && !(t->bulk && !t->udp))
-		return xp_err_set(err, "--nagle applies to TCP_STREAM and TCP_MAERTS (Nagle "
-				  "is on in RR tests unless -N)");
-	if (o->nodelay && t->udp)
-		return xp_err_set(err, "-N/--nodelay applies to TCP tests, not %s", t->name);
-	if ((GIVEN(percentiles) || o->histogram) && !t->rr)
-		return xp_err_set(err, "--percentiles and --histogram apply to RR tests (%s "
-				  "times no round trips)", t->name);
-	if (GIVEN(confidence) && o->iterations < 2)
-		return xp_err_set(err, "--confidence applies with -I/--iterations 2 or more");
-	/* the same for values that mean "off" and are not errors below */
-	if (GIVEN(rsp_size) && !t->rr)
-		return xp_err_set(err, "-M applies to RR tests only, not %s", t->name);
-	if (GIVEN(rcvlowat) && !(t->bulk && !t->udp))
-		return xp_err_set(err, "--rcvlowat applies to TCP_STREAM and TCP_MAERTS");
-	if (GIVEN(burst) && !(t->rr && t->persistent))
-		return xp_err_set(err, "--burst applies to TCP_RR and UDP_RR (for TCP_CRR use -P)");
-	return 0;
-}
-
-/* -C, --set-mss, --fastopen, --mptcp, --sendfile: TCP and which tests. */
-static int validate_tcp_opts(const struct xp_opts *o, const unsigned char *given,
-			     struct xp_err *err)
-{
-	const struct xp_test *t = xp_test(o->test);
-	int tcp_bulk = t->bulk && !t->udp;
-
-	if (o->congestion && t->udp)
-		return xp_err_set(err, "-C/--congestion applies to TCP tests, not %s", t->name);
-	if (o->congestion && strlen(o->congestion) >= XP_CC_NAME_MAX)
-		return xp_err_set(err, "-C/--congestion: '%s': a name has at most %d "
-				  "characters", o->congestion, XP_CC_NAME_MAX - 1);
-	if (GIVEN(set_mss) && t->udp)
-		return xp_err_set(err, "--set-mss applies to TCP tests, not %s", t->name);
-	if (GIVEN(set_mss) && o->set_mss < 88)
-		return xp_err_set(err, "--set-mss %llu: the kernel takes 88-32767",
-				  (unsigned long long)o->set_mss);
-	if (o->fastopen && !(t->rr && !t->persistent))
-		return xp_err_set(err, "--fastopen applies to TCP_CRR (the other tests connect "
-				  "once, before the measurement)");
-	if (o->mptcp && t->udp)
-		return xp_err_set(err, "--mptcp applies to TCP tests, not %s", t->name);
-	if (o->mptcp && (o->zerocopy || o->busy_poll || (o->rate && tcp_bulk)))
-		return xp_err_set(err, "--mptcp excludes -Z, --busy-poll and -b: MPTCP sockets "
-				  "refuse SO_ZEROCOPY, SO_BUSY_POLL and SO_MAX_PACING_RATE");
-	if (o->sendfile && !tcp_bulk)
-		return xp_err_set(err, "--sendfile applies to TCP_STREAM and TCP_MAERTS");
-	if (o->sendfile && o->zerocopy)
-		return xp_err_set(err, "--sendfile and -Z/--zerocopy exclude each other");
-	return 0;
-}
-
-/* --tos, --dscp, --flowlabel, --bind, --cport, --bind-dev. */
-static int validate_path(const struct xp_opts *o, const unsigned char *given,
-			 struct xp_err *err)
-{
-	const struct xp_test *t = xp_test(o->test);
-	char host[XP_HOST_MAX];
-	uint16_t bport = 0;
-	int v;
-
-	if (o->tos && o->dscp)
-		return xp_err_set(err, "--tos and --dscp exclude each other");
-	if ((o->tos && xp_parse_tos(o->tos, "--tos", &v, err)) ||
-	    (o->dscp && xp_parse_dscp(o->dscp, "--dscp", &v, err)))
-		return -1;
-	if (GIVEN(flowlabel) && !o->flowlabel)
-		return xp_err_set(err, "--flowlabel: 1-1048575");
-	if (o->flowlabel && !o->ipv6 && !(o->client && strchr(o->client, ':')))
-		return xp_err_set(err, "--flowlabel is IPv6 only: add -6 (or give -c an IPv6 "
-				  "address)");
-	if (o->bind && xp_parse_hostport(o->bind, "-B/--bind", host, sizeof(host), &bport,
-					 err))
-		return -1;
-	if (o->bind && o->server && (bport || o->bind[0] == '['))
-		return xp_err_set(err, "-B/--bind on the server is an address, without brackets "
-				  "or port (the port is -p)");
-	if (GIVEN(cport) && !o->cport)
-		return xp_err_set(err, "--cport: 1-65535");
-	if (o->cport && !t->persistent)
-		return xp_err_set(err, "--cport does not apply to %s: it opens a connection per "
-				  "transaction, and a fixed port would meet the last one's "
-				  "TIME_WAIT", t->name);
-	if (o->cport && o->cport + o->flows - 1 > 65535)
-		return xp_err_set(err, "--cport %llu with -P %llu: ports above 65535",
-				  (unsigned long long)o->cport, (unsigned long long)o->flows);
-	if (!t->udp && o->cport && bport >= o->cport && bport < o->cport + o->flows)
-		return xp_err_set(err, "-B/--bind port %u is one of the --cport data ports",
-				  bport);
-	if (o->bind_dev && strlen(o->bind_dev) >= 16)
-		return xp_err_set(err, "--bind-dev: '%s': an interface name has at most 15 "
-				  "characters", o->bind_dev);
-	return 0;
-}
-
-/* --timestamps and -f change the human report's interval lines and rates. */
-static int validate_report(const struct xp_opts *o, struct xp_err *err)
-{
-	int human = !o->json && !o->json_stream;
-
-	if (o->timestamps && (!o->interval || !human))
-		return xp_err_set(err, "--timestamps prefixes the human interval lines: give -i "
-				  "(and no --json or --json-stream)");
-	if (o->timestamps && strlen(o->timestamps) > 64)
-		return xp_err_set(err, "--timestamps: format longer than 64 characters");
-	if (o->format && (strlen(o->format) != 1 || !xp_rate_format_ok(o->format[0])))
-		return xp_err_set(err, "-f/--format: '%s': one of k, m, g, t (bits) or K, M, G, T "
-				  "(bytes)", o->format);
-	if (o->format && (xp_test(o->test)->rr || !human))
-		return xp_err_set(err, "-f/--format applies to the human report of stream "
-				  "tests (RR tests report transactions; JSON gives bits/s)");
-	return 0;
-}
-
-static int validate(struct xp_opts *o, const unsigned char *given, unsigned flags,
-		    struct xp_err *err)
-{
-	int cpus[XP_CPUS_MAX];
-
-	if (o->help || o->version)
-		return 0;
-	if (o->server && o->client)
-		return xp_err_set(err, "-s and -c exclude each other");
-	if (o->nagle && o->nodelay)
-		return xp_err_set(err, "--nagle and --nodelay exclude each other");
-	if (o->ipv4 && o->ipv6)
-		return xp_err_set(err, "-4 and -6 exclude each other");
-	if (!o->flows)
-		return xp_err_set(err, "-P: at least one flow");
-	if (!o->threads)
-		return xp_err_set(err, "-T: at least one thread");
-	if (o->cpus && xp_parse_cpus(o->cpus, cpus, XP_CPUS_MAX, "--cpus", err) < 0)
-		return -1;
-	if (o->remote_cpus &&
-	    xp_parse_cpus(o->remote_cpus, cpus, XP_CPUS_MAX, "--remote-cpus", err) < 0)
-		return -1;
-	if (o->remote_cpus && strlen(o->remote_cpus) > XP_MSG_STR_MAX)
-		return xp_err_set(err, "--remote-cpus: list longer than %d characters",
-				  XP_MSG_STR_MAX);
-	if (!o->server && o->port == 0 && o->client)
-		return xp_err_set(err, "-p: port 0 is not a server port");
-	if (validate_sides(o, given, err) ||
-	    (!(flags & XP_OPTS_MATRIX) && validate_applies(o, given, err)) ||
-	    validate_tcp_opts(o, given, err) || validate_path(o, given, err) ||
-	    validate_report(o, err) || validate_fast_paths(o, err))
-		return -1;
-	return validate_sizes(o, err);
-}
-
-int xp_opts_tos(const struct xp_opts *o)
-{
-	int v = -1;
-
-	if (o->tos && xp_parse_tos(o->tos, "--tos", &v, NULL))
-		return -1;
-	if (o->dscp && !xp_parse_dscp(o->dscp, "--dscp", &v, NULL))
-		v <<= 2;
-	return v;
-}
-
-const char *xp_opts_timestamp_format(const struct xp_opts *o)
-{
-	if (!o->timestamps)
-		return NULL;
-	return o->timestamps[0] ? o->timestamps : "%c ";
-}
-
 static void usage_line(FILE *f, const struct xp_opt_desc *d)
 {
 	char left[64];
@@ -549,8 +266,13 @@ void xp_opts_usage(FILE *f, const char *prog)
 
 	fprintf(f, "usage: %s -s [server options]\n"
 		   "       %s -c HOST -t TEST [test options]\n"
-		   "       %s -t TEST [test options]   (server in this process, on loopback)\n",
-		prog, prog, prog);
+		   "       %s -t TEST [test options]   (server in this process, on loopback)\n"
+		   "       %s lab [lab options] [test options]   (namespace topologies: "
+		   "%s lab --help)\n"
+		   "       %s merge [--json] RESULT.json...   (add results exactly)\n"
+		   "       %s --netperf-args [netperf options] [-- test options]   "
+		   "(netperf's command line; also when run as netperf)\n",
+		prog, prog, prog, prog, prog, prog, prog);
 	for (i = 0; i < NDESCS; i++) {
 		if (descs[i].kind == XP_K_SECTION)
 			fprintf(f, "\n%s:\n", descs[i].help);
@@ -572,4 +294,77 @@ void xp_opts_list(FILE *f)
 			fprintf(f, "-%c|", descs[i].sc);
 		fprintf(f, "--%s\n", descs[i].lname);
 	}
+}
+
+int xp_opts_set_numeric(struct xp_opts *o, const char *lname, const char *value,
+			struct xp_err *err)
+{
+	size_t i;
+
+	for (i = 0; i < NDESCS; i++) {
+		const struct xp_opt_desc *d = &descs[i];
+
+		if (!d->lname || strcmp(d->lname, lname))
+			continue;
+		if (d->kind != XP_K_SIZE && d->kind != XP_K_UINT && d->kind != XP_K_RATE &&
+		    d->kind != XP_K_SECS && d->kind != XP_K_SECS0)
+			return xp_err_set(err, "--%s takes no number: it cannot be swept", lname);
+		return set_value(o, d, value, err);
+	}
+	return xp_err_set(err, "unknown option '--%s'", lname);
+}
+
+int xp_opts_check(struct xp_opts *o, struct xp_err *err)
+{
+	return xp_opts_validate(o, NULL, 0, err);
+}
+
+int xp_opts_get_numeric(const struct xp_opts *o, const char *lname, double *v)
+{
+	size_t i;
+
+	for (i = 0; i < NDESCS; i++) {
+		const struct xp_opt_desc *d = &descs[i];
+		uint64_t u;
+
+		if (!d->lname || strcmp(d->lname, lname))
+			continue;
+		if (d->kind != XP_K_SIZE && d->kind != XP_K_UINT && d->kind != XP_K_RATE &&
+		    d->kind != XP_K_SECS && d->kind != XP_K_SECS0)
+			return -1;
+		memcpy(&u, (const char *)o + d->off, sizeof(u));
+		*v = d->kind == XP_K_SECS || d->kind == XP_K_SECS0 ? (double)u / 1e9 : (double)u;
+		return 0;
+	}
+	return -1;
+}
+
+const char *xp_opts_unit(const char *lname)
+{
+	size_t i;
+
+	for (i = 0; i < NDESCS; i++)
+		if (descs[i].lname && !strcmp(descs[i].lname, lname))
+			return descs[i].kind == XP_K_SIZE ? "B" : descs[i].kind == XP_K_RATE
+			       ? "bit/s" : descs[i].kind == XP_K_SECS ||
+			       descs[i].kind == XP_K_SECS0 ? "s" : "";
+	return "";
+}
+
+int xp_opts_tos(const struct xp_opts *o)
+{
+	int v = -1;
+
+	if (o->tos && xp_parse_tos(o->tos, "--tos", &v, NULL))
+		return -1;
+	if (o->dscp && !xp_parse_dscp(o->dscp, "--dscp", &v, NULL))
+		v <<= 2;
+	return v;
+}
+
+const char *xp_opts_timestamp_format(const struct xp_opts *o)
+{
+	if (!o->timestamps)
+		return NULL;
+	return o->timestamps[0] ? o->timestamps : "%c ";
 }

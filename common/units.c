@@ -277,7 +277,7 @@ int xp_parse_rate(const char *s, uint64_t max, const char *what, uint64_t *out,
 	if (!digits || *p)
 		return xp_err_set(err, "%s: invalid rate '%s' (expected bits/s with "
 				  "optional k/M/G suffix, e.g. 100M)", what, s);
-	if (v > (double)max)
+	if (v > (double)max || v >= 18446744073709551616.0) /* 2^64 */
 		return xp_err_set(err, "%s: rate %s exceeds the maximum %llu bits/s",
 				  what, s, (unsigned long long)max);
 	*out = (uint64_t)(v + 0.5);

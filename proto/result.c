@@ -2,7 +2,6 @@
 /* Combining side results, field by field as proto/result.def says. */
 #include "proto/result.h"
 
-#include <stdio.h>
 #include <string.h>
 
 static uint64_t merge_u64(uint64_t a, uint64_t b, char rule)
@@ -55,12 +54,16 @@ void xp_tcp_totals_add(struct xp_tcp_totals *t, const struct xp_tcp_flow *f)
 	xp_tcp_totals_merge(t, &one);
 }
 
+/* "0,1" + "2,3" -> "0,1,2,3", whole entries only, within the buffer. */
 static void append_cpus(char *dst, const char *src)
 {
-	size_t n = strlen(dst);
+	size_t n = strlen(dst), m = strlen(src);
 
-	if (src[0] && n + 1 + strlen(src) < XP_RESULT_STR_MAX + 1)
-		snprintf(dst + n, XP_RESULT_STR_MAX + 1 - n, "%s%s", n ? "," : "", src);
+	if (!m || n + 1 + m > XP_RESULT_STR_MAX)
+		return;
+	if (n)
+		dst[n++] = ',';
+	memcpy(dst + n, src, m + 1);
 }
 
 void xp_side_result_merge(struct xp_side_result *dst, const struct xp_side_result *src)

@@ -225,6 +225,15 @@ START_TEST(usage_errors)
 	ck_assert_int_eq(parse("-t", "UDP_STREAM", "--", "-m", "4", NULL), -1);
 	ck_assert_int_eq(parse("-t", "UDP_RR", "--", "-r", "70000", NULL), -1);
 	ck_assert_int_eq(parse("-t", "TCP_CRR", "--", "-b", "2", NULL), -1);
+	/* 4..7-byte UDP_RR messages: 2^(8k-1) in flight, no 32-bit shift */
+	ck_assert_int_eq(parse("-t", "UDP_RR", "--", "-r", "4,4", "-b", "1023",
+			       NULL), 0);
+	ck_assert_int_eq(parse("-t", "UDP_RR", "--", "-r", "7", NULL), 0);
+	ck_assert_int_eq(parse("-t", "UDP_RR", "--", "-r", "1", "-b", "127",
+			       NULL), 0);
+	ck_assert_int_eq(parse("-t", "UDP_RR", "--", "-r", "1", "-b", "128",
+			       NULL), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "at most 128 requests"));
 	ck_assert_int_eq(parse("-T", "x", NULL), -1);
 	ck_assert_int_eq(parse("-h", NULL), 0);
 	ck_assert_int_eq(cfg.action, XP_NP_HELP);

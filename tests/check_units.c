@@ -326,6 +326,21 @@ START_TEST(test_cpus_round_trip)
 }
 END_TEST
 
+/* Near 2^64 the double rounds up to 2^64 itself: rejected, not converted
+ * (found by tests/fuzz/units.c). */
+START_TEST(test_rate_max)
+{
+	struct xp_err err;
+	uint64_t out = 7;
+
+	ck_assert_int_eq(xp_parse_rate("18446744073709551615", UINT64_MAX, "-b",
+				       &out, &err), -1);
+	ck_assert_uint_eq(out, 7);
+	ck_assert_int_eq(xp_parse_rate("1000G", UINT64_MAX, "-b", &out, &err), 0);
+	ck_assert_uint_eq(out, 1000000000000ull);
+}
+END_TEST
+
 static Suite *units_suite(void)
 {
 	Suite *s = suite_create("units");
@@ -343,6 +358,7 @@ static Suite *units_suite(void)
 	tcase_add_test(tc, test_cpus_cap);
 	tcase_add_test(tc, test_format_cpus);
 	tcase_add_test(tc, test_cpus_round_trip);
+	tcase_add_test(tc, test_rate_max);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,9 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* libFuzzer target for the control-protocol codec.  Not part of the
- * build; run by hand:
- *   clang -fsanitize=fuzzer,address -I. tests/fuzz_wire.c proto/msg.c \
- *         common/err.c -o /tmp/fuzz_wire && /tmp/fuzz_wire -max_total_time=60
- * Whatever decodes must re-encode and decode to the same message. */
+/* libFuzzer harness: the control-protocol codec (proto/msg.h).  Built by
+ * `make fuzz`, run by tests/fuzz/run.sh.  Whatever decodes must re-encode
+ * and decode to the same message. */
 #include "proto/msg.h"
 
 #include <stdlib.h>
