@@ -44,8 +44,9 @@ int xp_merge_add(struct xp_merge_in *total, const struct xp_merge_in *in,
 /* The merged report: one row per input and the total. */
 void xp_merge_print(FILE *f, const struct xp_merge_in *ins, int n,
 		    const struct xp_merge_in *total);
-void xp_merge_json(struct xp_json *j, const struct xp_merge_in *ins, int n,
-		   const struct xp_merge_in *total);
+/* An object under key (NULL: at the top or in an array). */
+void xp_merge_json(struct xp_json *j, const char *key, const struct xp_merge_in *ins,
+		   int n, const struct xp_merge_in *total);
 
 /* `xperf merge [--json] FILE...`: the process exit status. */
 int xp_merge_main(int argc, char **argv);

@@ -29,7 +29,6 @@ void xp_merge_print(FILE *f, const struct xp_merge_in *ins, int n,
 {
 	int i;
 
-	fprintf(f, "xperf merge: %d %s results\n", n, total->test);
 	fprintf(f, "%-28s %14s %14s", "input", "sent Mbit/s", "recv Mbit/s");
 	if (total->rr)
 		fprintf(f, " %12s %12s %9s %9s", "trans", "trans/s", "p50 us", "p99 us");
@@ -103,12 +102,12 @@ static void json_one(struct xp_json *j, const char *key, const struct xp_merge_i
 	xp_json_obj_close(j);
 }
 
-void xp_merge_json(struct xp_json *j, const struct xp_merge_in *ins, int n,
-		   const struct xp_merge_in *total)
+void xp_merge_json(struct xp_json *j, const char *key, const struct xp_merge_in *ins,
+		   int n, const struct xp_merge_in *total)
 {
 	int i;
 
-	xp_json_obj_open(j, NULL);
+	xp_json_obj_open(j, key);
 	xp_json_str_val(j, "test", total->test);
 	xp_json_arr_open(j, "inputs");
 	for (i = 0; i < n; i++)
@@ -166,10 +165,11 @@ static int merge_files(char **files, int n, int json, struct xp_err *err)
 		struct xp_json j;
 
 		xp_json_init(&j, 1);
-		xp_merge_json(&j, ins, n, &total);
+		xp_merge_json(&j, NULL, ins, n, &total);
 		fputs(xp_json_str(&j), stdout);
 		xp_json_free(&j);
 	} else {
+		printf("xperf merge: %d %s results\n", n, total.test);
 		xp_merge_print(stdout, ins, n, &total);
 	}
 	rc = 0;

@@ -13,6 +13,7 @@
 #include "client/cli.h"
 #include "client/report.h"
 #include "client/report_live.h"
+#include "client/fanout.h"
 #include "client/sweep.h"
 #include "common/clock.h"
 #include "common/cpu.h"
@@ -93,6 +94,8 @@ int xp_client_main(const struct xp_opts *o)
 	struct xp_server *srv = NULL;
 	struct xp_cli cli;
 	struct xp_sweep sw;
+	struct xp_fanout fo;
+	int fan = o->hosts || (o->client && strchr(o->client, ','));
 	pthread_t thr;
 	struct xp_err err = { "" };
 	char cpus[4096];
@@ -102,17 +105,21 @@ int xp_client_main(const struct xp_opts *o)
 
 	if (o->logfile && open_logfile(o->logfile))
 		return XP_EXIT_FAIL;
-	if (xp_cli_prepare(o, &cli, &err) || (o->sweep.n && xp_sweep_prepare(o, &sw, &err)))
+	if (xp_cli_prepare(o, &cli, &err) || (o->sweep.n && xp_sweep_prepare(o, &sw, &err)) ||
+	    (fan && xp_fanout_prepare(o, &fo, &err)))
 		return xp_usage_error(o->json_stream ? 2 : o->json, err.msg);
 	sigfd = xp_signal_fd();
-	if (!host) {
+	if (!host && !fan) {
 		if (embedded(o, &srv, &thr, cpus, sizeof(cpus), &err))
 			return xp_cli_fail(o, err.msg);
 		host = o->ipv6 ? "::1" : "127.0.0.1";
 		port = xp_server_port(srv);
 	}
-	rc = o->sweep.n ? xp_sweep_run(&cli, &sw, host, port, sigfd)
-			: xp_cli_run(&cli, host, port, sigfd);
+	if (fan)
+		rc = xp_fanout_run(&cli, &fo, sigfd);
+	else
+		rc = o->sweep.n ? xp_sweep_run(&cli, &sw, host, port, sigfd)
+				: xp_cli_run(&cli, host, port, sigfd);
 	if (srv) {
 		xp_server_stop(srv);
 		pthread_join(thr, NULL);

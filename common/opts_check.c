@@ -74,6 +74,14 @@ static int validate_reports(const struct xp_opts *o, struct xp_err *err)
 {
 	if (o->csv && !o->sweep.n)
 		return xp_err_set(err, "--csv goes with --sweep (one row per point)");
+	if ((o->hosts || (o->client && strchr(o->client, ','))) &&
+	    (o->iterations > 1 || o->sweep.n || o->json_stream || o->interval || o->plot ||
+	     o->slo || o->histogram))
+		return xp_err_set(err, "several servers (-c A,B or --hosts) report one merged "
+				  "table: they do not combine with -I, --sweep, --json-stream, -i, "
+				  "--plot, --slo or --histogram");
+	if (o->hosts && o->server)
+		return xp_err_set(err, "--hosts is a client option");
 	if (!o->sweep.n)
 		return 0;
 	if (o->json_stream || o->interval || o->slo || o->histogram)
@@ -258,6 +266,9 @@ static int validate_report(const struct xp_opts *o, struct xp_err *err)
 	if (o->format && (xp_test(o->test)->rr || !human))
 		return xp_err_set(err, "-f/--format applies to the human report of stream "
 				  "tests (RR tests report transactions; JSON gives bits/s)");
+	if (o->format && (o->hosts || (o->client && strchr(o->client, ','))))
+		return xp_err_set(err, "-f/--format applies to one server's report; several "
+				  "servers print the merged table of xperf merge");
 	return 0;
 }
 

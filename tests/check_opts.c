@@ -188,6 +188,7 @@ START_TEST(invalid)
 		{ { "-f", "mm" }, "one of k, m, g, t" },
 		{ { "-t", "TCP_RR", "-f", "m" }, "stream tests" },
 		{ { "-f", "m", "--json" }, "stream tests" },
+		{ { "-c", "a,b", "-f", "m" }, "several servers" },
 	};
 	size_t i;
 
