@@ -13,12 +13,12 @@
 
 const struct xp_opt_desc xp_opt_descs[] = {
 #define XP_SECTION(title) \
-	{ 0, NULL, XP_K_SECTION, NULL, NULL, 0, title, 0, XP_SIDE_ANY },
+	{ 0, NULL, XP_K_SECTION, NULL, NULL, 0, title, 0, XP_SIDE_ANY, -1 },
 #define XP_SECTION_FOR(title, side) \
-	{ 0, NULL, XP_K_SECTION, NULL, NULL, 0, title, 0, XP_SIDE_##side },
+	{ 0, NULL, XP_K_SECTION, NULL, NULL, 0, title, 0, XP_SIDE_##side, -1 },
 #define XP_OPT(field, sc, lname, kind, meta, def, max, help) \
 	{ sc, lname, XP_K_##kind, meta, def, max, help, \
-	  offsetof(struct xp_opts, field), XP_SIDE_ANY },
+	  offsetof(struct xp_opts, field), XP_SIDE_ANY, XP_OPTI_##field },
 #include "common/opts.def"
 #undef XP_OPT
 #undef XP_SECTION
@@ -102,10 +102,12 @@ static int set_value(struct xp_opts *o, const struct xp_opt_desc *d,
 		return 0;
 	case XP_K_TEST:
 		t = xp_test_parse(arg);
-		if (!t)
-			return xp_err_set(err, "%s: unknown test '%s' (TCP_STREAM, "
-					  "TCP_MAERTS, TCP_RR, TCP_CRR, UDP_STREAM, UDP_RR)",
-					  what, arg);
+		if (!t) {
+			char names[128];
+
+			return xp_err_set(err, "%s: unknown test '%s' (%s)", what, arg,
+					  xp_test_names(names, sizeof(names), ", "));
+		}
 		*(int *)p = t;
 		return 0;
 	case XP_K_MULTI:
@@ -185,7 +187,6 @@ int xp_opts_parse_flags(struct xp_opts *o, int argc, char **argv, unsigned flags
 {
 	struct option lo[NDESCS + 1];
 	char shorts[2 * NDESCS + 2];
-	unsigned char given[NDESCS] = { 0 };
 	int c;
 
 	xp_opts_defaults(o);
@@ -206,13 +207,14 @@ int xp_opts_parse_flags(struct xp_opts *o, int argc, char **argv, unsigned flags
 			return xp_err_set(err, "internal: option %d", c);
 		if (set_value(o, d, optarg, err))
 			return -1;
-		given[d - descs] = 1;
+		if (d->idx >= 0)
+			o->given[d->idx] = 1;
 	}
 	if (optind < argc)
 		return xp_err_set(err, "unexpected argument '%s'", argv[optind]);
 	o->argc = argc;
 	o->argv = argv;
-	return xp_opts_validate(o, given, flags, err);
+	return xp_opts_validate(o, flags, err);
 }
 
 uint64_t xp_opts_req_size(const struct xp_opts *o)
@@ -239,7 +241,7 @@ int xp_opts_tcp_sender(const struct xp_opts *o, int remote)
 {
 	const struct xp_test *t = xp_test(o->test);
 
-	return t->bulk && !t->udp && t->server_sends == !!remote;
+	return t->bulk && !t->udp && (o->bidir || t->server_sends == !!remote);
 }
 
 static void usage_line(FILE *f, const struct xp_opt_desc *d)
@@ -316,7 +318,7 @@ int xp_opts_set_numeric(struct xp_opts *o, const char *lname, const char *value,
 
 int xp_opts_check(struct xp_opts *o, struct xp_err *err)
 {
-	return xp_opts_validate(o, NULL, 0, err);
+	return xp_opts_validate(o, 0, err);
 }
 
 int xp_opts_get_numeric(const struct xp_opts *o, const char *lname, double *v)

@@ -48,7 +48,7 @@ static int validate_fast_paths(const struct xp_opts *o, struct xp_err *err)
 	if (o->rcvlowat && !tcp_bulk)
 		return xp_err_set(err, "--rcvlowat applies to TCP_STREAM and TCP_MAERTS");
 	if (o->no_gso && !(t->udp && t->bulk))
-		return xp_err_set(err, "--no-gso applies to UDP_STREAM");
+		return xp_err_set(err, "--no-gso applies to UDP_STREAM and UDP_MAERTS");
 	if (o->tps && !persistent_rr)
 		return xp_err_set(err, "--rate applies to TCP_RR and UDP_RR");
 	if (o->tps && o->burst > 1)
@@ -102,35 +102,24 @@ static const char *opt_name(const struct xp_opt_desc *d, char *buf, size_t len)
 	return buf;
 }
 
-/* Whether the option stored at `off` was on the command line. */
-static int was_given(const unsigned char *given, size_t off)
-{
-	size_t i;
-
-	for (i = 0; given && i < xp_opt_ndescs; i++)
-		if (xp_opt_descs[i].kind != XP_K_SECTION && xp_opt_descs[i].off == off)
-			return given[i];
-	return 0;
-}
-
-#define GIVEN(field) was_given(given, offsetof(struct xp_opts, field))
+#define GIVEN(field) xp_opts_given(o, field)
 
 /* An option given where it does nothing is a usage error: the options of
  * a client section with -s, those of the server section without it. */
-static int validate_sides(const struct xp_opts *o, const unsigned char *given,
-			  struct xp_err *err)
+static int validate_sides(const struct xp_opts *o, struct xp_err *err)
 {
-	int side = XP_SIDE_ANY;
+	int side = XP_SIDE_ANY, given;
 	char n[48];
 	size_t i;
 
-	for (i = 0; given && i < xp_opt_ndescs; i++) {
+	for (i = 0; i < xp_opt_ndescs; i++) {
+		given = xp_opt_descs[i].idx >= 0 && o->given[xp_opt_descs[i].idx];
 		if (xp_opt_descs[i].kind == XP_K_SECTION)
 			side = xp_opt_descs[i].side;
-		else if (given[i] && side == XP_SIDE_SERVER && !o->server)
+		else if (given && side == XP_SIDE_SERVER && !o->server)
 			return xp_err_set(err, "%s is a server option (add -s)",
 					  opt_name(&xp_opt_descs[i], n, sizeof(n)));
-		else if (given[i] && side == XP_SIDE_CLIENT && o->server)
+		else if (given && side == XP_SIDE_CLIENT && o->server)
 			return xp_err_set(err, "%s is a client option: the client sends the "
 					  "test's parameters to the server (drop -s or the option)",
 					  opt_name(&xp_opt_descs[i], n, sizeof(n)));
@@ -142,15 +131,13 @@ static int validate_sides(const struct xp_opts *o, const unsigned char *given,
 }
 
 /* Test options that are given for a test they do not apply to. */
-static int validate_applies(const struct xp_opts *o, const unsigned char *given,
-			    struct xp_err *err)
+static int validate_applies(const struct xp_opts *o, struct xp_err *err)
 {
 	const struct xp_test *t = xp_test(o->test);
 
 	if (o->server)
 		return 0;
-	if (GIVEN(warmup) && !t->rr)
-		return xp_err_set(err, "--warmup applies to RR tests, not %s", t->name);
+	/* --warmup with a stream test: xp_opts_validate_shape */
 	if (GIVEN(rr_timeout) && !(t->rr && t->udp))
 		return xp_err_set(err, "--rr-timeout applies to UDP_RR, not %s", t->name);
 	if (GIVEN(pace_burst) && !(t->udp && t->bulk && o->rate))
@@ -176,8 +163,7 @@ static int validate_applies(const struct xp_opts *o, const unsigned char *given,
 }
 
 /* -C, --set-mss, --fastopen, --mptcp, --sendfile: TCP and which tests. */
-static int validate_tcp_opts(const struct xp_opts *o, const unsigned char *given,
-			     struct xp_err *err)
+static int validate_tcp_opts(const struct xp_opts *o, struct xp_err *err)
 {
 	const struct xp_test *t = xp_test(o->test);
 	int tcp_bulk = t->bulk && !t->udp;
@@ -208,11 +194,11 @@ static int validate_tcp_opts(const struct xp_opts *o, const unsigned char *given
 }
 
 /* --tos, --dscp, --flowlabel, --bind, --cport, --bind-dev. */
-static int validate_path(const struct xp_opts *o, const unsigned char *given,
-			 struct xp_err *err)
+static int validate_path(const struct xp_opts *o, struct xp_err *err)
 {
 	const struct xp_test *t = xp_test(o->test);
 	char host[XP_HOST_MAX];
+	uint64_t nflows = xp_opts_flows_total(o); /* --bidir: twice -P */
 	uint16_t bport = 0;
 	int v;
 
@@ -238,10 +224,10 @@ static int validate_path(const struct xp_opts *o, const unsigned char *given,
 		return xp_err_set(err, "--cport does not apply to %s: it opens a connection per "
 				  "transaction, and a fixed port would meet the last one's "
 				  "TIME_WAIT", t->name);
-	if (o->cport && o->cport + o->flows - 1 > 65535)
-		return xp_err_set(err, "--cport %llu with -P %llu: ports above 65535",
-				  (unsigned long long)o->cport, (unsigned long long)o->flows);
-	if (!t->udp && o->cport && bport >= o->cport && bport < o->cport + o->flows)
+	if (o->cport && o->cport + nflows - 1 > 65535)
+		return xp_err_set(err, "--cport %llu with %llu flows: ports above 65535",
+				  (unsigned long long)o->cport, (unsigned long long)nflows);
+	if (!t->udp && o->cport && bport >= o->cport && bport < o->cport + nflows)
 		return xp_err_set(err, "-B/--bind port %u is one of the --cport data ports",
 				  bport);
 	if (o->bind_dev && strlen(o->bind_dev) >= 16)
@@ -272,13 +258,14 @@ static int validate_report(const struct xp_opts *o, struct xp_err *err)
 	return 0;
 }
 
-int xp_opts_validate(struct xp_opts *o, const unsigned char *given, unsigned flags,
-		     struct xp_err *err)
+int xp_opts_validate(struct xp_opts *o, unsigned flags, struct xp_err *err)
 {
 	int cpus[XP_CPUS_MAX];
 
 	if (o->help || o->version)
 		return 0;
+	if (xp_opts_validate_shape(o, err))
+		return -1;
 	if (o->server && o->client)
 		return xp_err_set(err, "-s and -c exclude each other");
 	if (o->nagle && o->nodelay)
@@ -299,9 +286,8 @@ int xp_opts_validate(struct xp_opts *o, const unsigned char *given, unsigned fla
 				  XP_MSG_STR_MAX);
 	if (!o->server && o->port == 0 && o->client)
 		return xp_err_set(err, "-p: port 0 is not a server port");
-	if (validate_sides(o, given, err) ||
-	    (!(flags & XP_OPTS_MATRIX) && validate_applies(o, given, err)) ||
-	    validate_tcp_opts(o, given, err) || validate_path(o, given, err) ||
+	if (validate_sides(o, err) || (!(flags & XP_OPTS_MATRIX) && validate_applies(o, err)) ||
+	    validate_tcp_opts(o, err) || validate_path(o, err) ||
 	    validate_report(o, err) || validate_fast_paths(o, err) || validate_reports(o, err))
 		return -1;
 	return validate_sizes(o, err);

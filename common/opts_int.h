@@ -26,16 +26,15 @@ struct xp_opt_desc {
 	const char *help;
 	size_t off;
 	int side; /* sections: enum xp_opt_side */
+	int idx;  /* enum xp_opt_index (o->given); -1 for a section */
 };
 
 /* The table, in opts.def's order, sections included. */
 extern const struct xp_opt_desc xp_opt_descs[];
 extern const size_t xp_opt_ndescs;
 
-/* Check the combinations of o's values.  given[i] is 1 when descriptor i
- * was on the command line (NULL: not known, as after
- * xp_opts_set_numeric); flags are XP_OPTS_*.  0, or -1 with err. */
-int xp_opts_validate(struct xp_opts *o, const unsigned char *given, unsigned flags,
-		     struct xp_err *err);
+/* Check the combinations of o's values (o->given says which were on the
+ * command line); flags are XP_OPTS_*.  0, or -1 with err. */
+int xp_opts_validate(struct xp_opts *o, unsigned flags, struct xp_err *err);
 
 #endif
