@@ -18,10 +18,11 @@
 #include "common/ctl.h"
 #include "common/live.h"
 #include "common/units.h"
+#include "common/sockpath.h"
 #include "common/engine/pace.h"
+#include "client/client_path.h"
 #include "client/shape.h"
 
-#define CONNECT_MS 5000
 #define CTL_MS 15000
 #define TEARDOWN_NS (300 * XP_NS_PER_MS)
 
@@ -47,6 +48,8 @@ static void sockopts(const struct xp_opts *o, int remote, struct xp_sockopts *so
 	so->rcvbuf = rcv ? rcv : o->window;
 	so->busy_poll_us = o->busy_poll;
 	so->pacing_Bps = xp_opts_tcp_sender(o, remote) ? xp_pacing_Bps(o->rate) : 0;
+	if (!remote)
+		xp_client_path_sockopts(o, so);
 }
 
 static int send_setup(struct client *cl, struct xp_err *err)
@@ -80,6 +83,7 @@ static int send_setup(struct client *cl, struct xp_err *err)
 	m.u.setup.burst = o->burst;
 	m.u.setup.pace_burst = o->pace_burst;
 	m.u.setup.rcvlowat = o->rcvlowat;
+	xp_client_path_setup(o, &m.u.setup);
 	m.u.setup.bidir = cl->run.bidir;
 	m.u.setup.quota = cl->run.quota;
 	m.u.setup.omit_ms = o->omit / XP_NS_PER_MS + (o->omit % XP_NS_PER_MS != 0);
@@ -96,12 +100,14 @@ static int make_workers(struct client *cl, struct xp_err *err)
 static int tcp_flow(struct client *cl, uint32_t idx, struct xp_err *err)
 {
 	uint8_t hello[XP_DATA_HELLO_LEN];
-	int fd = xp_connect_tcp(&cl->addr, &cl->run.so, xp_cl_ms_left(cl, CONNECT_MS), err);
+	uint16_t lport = cl->o->cport ? (uint16_t)(cl->o->cport + idx) : 0;
+	int ms = xp_cl_ms_left(cl, xp_client_connect_ms(cl->o));
+	int fd = xp_connect_tcp_port(&cl->addr, &cl->run.so, lport, ms, err);
 
 	if (fd < 0)
 		return -1;
 	xp_data_hello_encode(hello, cl->run.cookie, idx);
-	if (xp_send_all(fd, hello, sizeof(hello), xp_cl_ms_left(cl, CONNECT_MS), cl->peer, err)) {
+	if (xp_send_all(fd, hello, sizeof(hello), ms, cl->peer, err)) {
 		close(fd);
 		return -1;
 	}
@@ -111,18 +117,22 @@ static int tcp_flow(struct client *cl, uint32_t idx, struct xp_err *err)
 
 static int udp_flow(struct client *cl, uint32_t idx, struct xp_err *err)
 {
-	int fd = socket(cl->addr.ss.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	uint16_t lport = cl->o->cport ? (uint16_t)(cl->o->cport + idx) : 0;
+	struct xp_addr dst = cl->addr;
+	int fd = xp_sock_client(dst.ss.ss_family, SOCK_DGRAM, &cl->run.so, lport, err);
+	uint64_t until = xp_now_ns() + (uint64_t)xp_client_connect_ms(cl->o) * XP_NS_PER_MS;
 
 	if (fd < 0)
-		return xp_err_sys(err, errno, "udp socket");
-	if (xp_apply_sockopts(fd, SOCK_DGRAM, &cl->run.so, err) ||
-	    connect(fd, (const struct sockaddr *)&cl->addr.ss, cl->addr.len)) {
+		return -1;
+	if ((cl->run.so.flowlabel && xp_sock_flowlabel(fd, &dst, cl->run.so.flowlabel, err)) ||
+	    connect(fd, (const struct sockaddr *)&dst.ss, dst.len)) {
 		if (!err->msg[0])
 			xp_err_sys(err, errno, "connect udp %s", cl->peer);
 		close(fd);
 		return -1;
 	}
-	if (xp_udp_handshake(fd, cl->run.cookie, idx, cl->deadline, cl->peer, err)) {
+	if (xp_udp_handshake(fd, cl->run.cookie, idx, until < cl->deadline ? until : cl->deadline,
+			     cl->peer, err)) {
 		close(fd);
 		return -1;
 	}
@@ -181,16 +191,31 @@ static void fill_run(struct client *cl)
 	r->pace_burst = (uint32_t)o->pace_burst;
 	r->rcvlowat = o->rcvlowat;
 	r->sched_ns = o->tps ? XP_NS_PER_SEC * o->flows / o->tps : 0;
+	r->fastopen = o->fastopen;
+	r->sendfile = o->sendfile; /* whichever flows this end sends on */
+	r->note_mptcp = o->mptcp;
+	r->connect_timeout_ns = o->connect_timeout;
 }
 
+/* The control connection leaves from -B's address and port and through
+ * --bind-dev's device, as the data flows do. */
 static int connect_control(struct client *cl, const char *host, uint16_t port,
 			   struct xp_err *err)
 {
+	struct xp_sockopts ctl;
+	uint16_t lport;
+
 	if (xp_resolve(host, port, family(cl->o), &cl->addr, err))
 		return -1;
 	xp_addr_str(&cl->addr, cl->peer, sizeof(cl->peer));
 	snprintf(cl->who, sizeof(cl->who), "server %s", cl->peer);
-	cl->ctl = xp_connect_tcp(&cl->addr, NULL, xp_cl_ms_left(cl, CONNECT_MS), err);
+	memset(&ctl, 0, sizeof(ctl));
+	if (xp_client_local(cl->o, cl->addr.ss.ss_family, &ctl.local, &lport, err))
+		return -1;
+	ctl.bind_dev = cl->o->bind_dev;
+	cl->run.so.local = ctl.local;
+	cl->ctl = xp_connect_tcp_port(&cl->addr, &ctl, lport,
+				      xp_cl_ms_left(cl, xp_client_connect_ms(cl->o)), err);
 	if (cl->ctl < 0)
 		return -1;
 	return cl->key ? xp_client_auth(cl->ctl, cl->key, cl->who, xp_cl_ms_left(cl, CTL_MS), err)
@@ -440,7 +465,8 @@ int xp_client_run_ex(const struct xp_opts *o, const char *host, uint16_t port,
 	r->hist = xp_hist_new();
 	if (!r->hist)
 		return xp_err_set(err, "out of memory");
-	if (o->auth_file && xp_auth_key_load(o->auth_file, &key, err))
+	if (xp_client_path_check(o, err) ||
+	    (o->auth_file && xp_auth_key_load(o->auth_file, &key, err)))
 		return -1;
 	cl.key = o->auth_file ? &key : NULL;
 	rc = run(&cl, host, port, r, err);

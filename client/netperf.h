@@ -85,7 +85,7 @@ struct xp_np_cfg {
 	uint64_t lss, lsr, rss, rsr; /* -s/-S requested socket buffers */
 	int nodelay;             /* -D */
 	int burst;               /* -b: requests beyond the first in flight */
-	char cong_buf[2][32];    /* -K local,remote (reported only, not set) */
+	char cong_buf[2][32];    /* -K local,remote (one algorithm, set on both ends) */
 	char data_port[2][12];   /* -P local,remote (banner only) */
 	const char *uuid;        /* -u */
 	/* output */

@@ -145,6 +145,8 @@ static void build_opts(struct xp_np_cfg *c)
 	o->remote_rcvbuf = c->rsr;
 	o->nodelay = c->nodelay;
 	o->nagle = stream && !c->nodelay; /* netperf leaves Nagle on */
+	if (!t->udp && (c->cong_buf[0][0] || c->cong_buf[1][0]))
+		o->congestion = c->cong_buf[0][0] ? c->cong_buf[0] : c->cong_buf[1];
 	if (t->rr && t->persistent)
 		o->burst = (uint64_t)c->burst + 1;
 	if (c->local_bind >= 0) {

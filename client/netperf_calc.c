@@ -307,9 +307,10 @@ static void fill_tcp(const struct xp_np_run *run, struct xp_np_vals *v)
 	v->local_retrans = tcp && r->local.tcp.flows ? (long long)r->local.tcp.retrans : -1;
 	v->remote_retrans = tcp && r->remote.tcp.flows ? (long long)r->remote.tcp.retrans : -1;
 	v->local_nodelay = v->remote_nodelay = run->cfg->nodelay;
-	/* -K is not applied: the algorithm in use is the system default */
-	v->local_cong = tcp && run->env->cong ? run->env->cong : "";
-	v->remote_cong = "";
+	/* what each end's sockets used (-K, or the default), as they report it */
+	v->local_cong = !tcp ? "" : r->local.congestion[0] ? r->local.congestion
+			: run->env->cong ? run->env->cong : "";
+	v->remote_cong = tcp ? r->remote.congestion : "";
 }
 
 static void fill_names(const struct xp_np_run *run, struct xp_np_vals *v)

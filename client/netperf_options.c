@@ -369,8 +369,10 @@ static int set_cong(struct xp_np_cfg *c, const char *arg, struct xp_err *err)
 {
 	char l[64], r[64];
 
-	(void)err;
 	split_pair(arg, 1, l, r, sizeof(l));
+	if (*l && *r && strcmp(l, r))
+		return xp_err_set(err, "-K %s: xperf sets one congestion control on both ends",
+				  arg);
 	if (*l)
 		snprintf(c->cong_buf[0], sizeof(c->cong_buf[0]), "%.31s", l);
 	if (*r)
@@ -447,7 +449,7 @@ const struct np_opt xp_np_test_opts[] = {
 	IGN('I', A_NONE, NULL, "use write() (ignored)"),
 	IGN('j', A_REQ, "n", "parallel connections (ignored)"),
 	FN('k', A_OPT_SPEC, set_keyval, "[sel]", "NAME=value lines for the selectors ('?' lists them)"),
-	FN('K', A_REQ, set_cong, "loc[,rem]", "congestion control (reported, not set)"),
+	FN('K', A_REQ, set_cong, "loc[,rem]", "congestion control on both ends (one algorithm)"),
 	IGN('l', A_REQ, "ttl", "multicast TTL (ignored)"),
 	IGN('L', A_REQ, "host[,fam]", "data connection source (ignored)"),
 	FN('m', A_REQ, set_send, "loc[,rem]", "send size, local and remote (TCP_MAERTS)"),

@@ -180,25 +180,3 @@ void xp_verify_json(struct xp_json *j, const struct xp_client_result *r)
 		xp_json_str_val(j, NULL, r->warnings[i]);
 	xp_json_arr_close(j);
 }
-
-void xp_json_cpus(struct xp_json *j, const char *key, const char *list)
-{
-	const char *p = list;
-
-	xp_json_arr_open(j, key);
-	while (p && *p) {
-		char *end;
-		long v = strtol(p, &end, 10);
-
-		if (*p == '?') {
-			xp_json_null(j, NULL);
-			end = (char *)p + 1;
-		} else if (end == p) {
-			break;
-		} else {
-			xp_json_i64(j, NULL, v);
-		}
-		p = *end == ',' ? end + 1 : end;
-	}
-	xp_json_arr_close(j);
-}

@@ -24,7 +24,5 @@ int xp_verify_result(const struct xp_opts *o, struct xp_client_result *r);
 void xp_verify_print(FILE *f, const struct xp_client_result *r);
 /* "warnings": [...] (JSON end object; always present). */
 void xp_verify_json(struct xp_json *j, const struct xp_client_result *r);
-/* A CPU list ("0,2,?") as a JSON array; "?" (an impossible id) is null. */
-void xp_json_cpus(struct xp_json *j, const char *key, const char *list);
 
 #endif

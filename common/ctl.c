@@ -31,6 +31,7 @@ void xp_ctl_clean(struct xp_msg *m)
 		break;
 	case XP_MSG_SETUP:
 		clean(m->u.setup.cpus, sizeof(m->u.setup.cpus));
+		clean(m->u.setup.congestion, sizeof(m->u.setup.congestion));
 		break;
 	case XP_MSG_SETUP_OK:
 		clean(m->u.setup_ok.cpus, sizeof(m->u.setup_ok.cpus));
@@ -38,6 +39,7 @@ void xp_ctl_clean(struct xp_msg *m)
 	case XP_MSG_RESULT:
 		clean(m->u.result.cpus, sizeof(m->u.result.cpus));
 		clean(m->u.result.warning, sizeof(m->u.result.warning));
+		clean(m->u.result.congestion, sizeof(m->u.result.congestion));
 		break;
 	}
 }

@@ -11,6 +11,7 @@
 #include "common/checked.h"
 #include "common/clock.h"
 #include "common/cpu.h"
+#include "common/sockpath.h"
 #include "common/units.h"
 #include "common/tests.h"
 #include "common/engine/engines.h"
@@ -114,6 +115,31 @@ static int check_numbers(const struct xp_server_cfg *c, const struct xp_msg_setu
 	return 0;
 }
 
+/* The socket and path fields: well formed, and what this host offers. */
+static int check_path(const struct xp_server_cfg *c, const struct xp_msg_setup *p,
+		      struct xp_err *err)
+{
+	const struct xp_test *t = xp_test((int)p->test);
+
+	if (p->tos & ~(uint64_t)(XP_SETUP_TOS_SET | 0xff))
+		return xp_err_set(err, "TOS field 0x%llx out of range", (ull)p->tos);
+	if (p->sock_flags & ~(uint64_t)XP_SETUP_S_ALL)
+		return xp_err_set(err, "unknown socket flags 0x%llx", (ull)p->sock_flags);
+	if ((p->sock_flags & XP_SETUP_S_SENDFILE) && (t->udp || !t->bulk))
+		return xp_err_set(err, "sendfile asked for %s", t->name);
+	if (p->congestion[0] && xp_cc_check(p->congestion, "server", err))
+		return -1;
+	if ((p->sock_flags & XP_SETUP_S_FASTOPEN) && xp_tfo_check(2, "server", err))
+		return -1;
+	if ((p->sock_flags & XP_SETUP_S_FASTOPEN) && !c->listen_fastopen)
+		return xp_err_set(err, "server: its listening socket refused TCP_FASTOPEN");
+	if ((p->sock_flags & XP_SETUP_S_MPTCP) && !c->listen_mptcp)
+		return xp_err_set(err, "server: it listens with plain TCP, so MPTCP clients fall "
+				  "back to TCP (no MPTCP in its kernel, or net.mptcp.enabled was "
+				  "0 when it started)");
+	return 0;
+}
+
 int xp_srv_check_setup(const struct xp_server_cfg *c, const struct xp_msg_setup *p,
 		       struct xp_err *err)
 {
@@ -131,7 +157,7 @@ int xp_srv_check_setup(const struct xp_server_cfg *c, const struct xp_msg_setup 
 		return -1;
 	if (t->udp && t->rr && !p->rr_timeout_ms)
 		return xp_err_set(err, "UDP_RR timeout 0");
-	return check_sizes(c, p, err);
+	return check_sizes(c, p, err) || check_path(c, p, err) ? -1 : 0;
 }
 
 /* a * b + c, or UINT64_MAX when it does not fit (never admitted) */

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
@@ -19,6 +20,7 @@
 #include "common/clock.h"
 #include "common/log.h"
 #include "common/sock.h"
+#include "common/sockpath.h"
 #include "common/tests.h"
 #include "server/iperf3_server.h"
 #include "server/server_int.h"
@@ -67,6 +69,31 @@ static int open_udp(struct xp_server *s, const struct xp_addr *tcp, struct xp_er
 	return opened ? 0 : -1;
 }
 
+/* An MPTCP listener where the kernel has MPTCP, so that a client's MPTCP
+ * connections are MPTCP end to end; it takes plain TCP clients too, and
+ * accept() hands those over as plain TCP sockets.  Else a TCP listener. */
+static int listen_on(struct xp_server *s, const struct xp_addr *a, struct xp_err *err)
+{
+	int fd = -1;
+
+	if (xp_mptcp_check("server", NULL) == 0)
+		fd = xp_listen_stream(a, 1024, IPPROTO_MPTCP, err);
+	s->cfg.listen_mptcp = fd >= 0;
+	return fd >= 0 ? fd : xp_listen_tcp(a, 1024, err);
+}
+
+/* TCP Fast Open on the listener, for TCP_CRR --fastopen: a client without
+ * the option never asks for a cookie, so nothing changes for it.  Whether
+ * the kernel lets servers use it (net.ipv4.tcp_fastopen bit 2) is checked
+ * when a test asks. */
+static void listen_fastopen(struct xp_server *s)
+{
+	int qlen = 1024;
+
+	s->cfg.listen_fastopen =
+		setsockopt(s->lfd, IPPROTO_TCP, TCP_FASTOPEN, &qlen, sizeof(qlen)) == 0;
+}
+
 static int open_tcp(struct xp_server *s, struct xp_addr *a, struct xp_err *err)
 {
 	const char *host = s->cfg.bind;
@@ -77,15 +104,16 @@ static int open_tcp(struct xp_server *s, struct xp_addr *a, struct xp_err *err)
 		fam = AF_INET6;
 	s->lfd = -1;
 	if (xp_resolve(host, s->cfg.port, fam, a, err) == 0)
-		s->lfd = xp_listen_tcp(a, 1024, err);
+		s->lfd = listen_on(s, a, err);
 	if (s->lfd < 0 && !host && s->cfg.family == AF_UNSPEC) {
 		/* no IPv6 on this host: IPv4 only */
 		if (xp_resolve(NULL, s->cfg.port, AF_INET, a, err))
 			return -1;
-		s->lfd = xp_listen_tcp(a, 1024, err);
+		s->lfd = listen_on(s, a, err);
 	}
 	if (s->lfd < 0)
 		return -1;
+	listen_fastopen(s);
 	a->len = sizeof(a->ss);
 	getsockname(s->lfd, (struct sockaddr *)&a->ss, &a->len);
 	s->port = xp_addr_port(a);
@@ -144,6 +172,11 @@ int xp_server_watch_signals(struct xp_server *s, int sigfd, FILE *log)
 uint16_t xp_server_port(const struct xp_server *s)
 {
 	return s->port;
+}
+
+const struct xp_server_cfg *xp_server_cfg(const struct xp_server *s)
+{
+	return &s->cfg;
 }
 
 void xp_server_stop(struct xp_server *s)

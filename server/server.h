@@ -32,6 +32,9 @@ struct xp_server_cfg {
 	uint32_t total_threads;        /* worker threads of all tests together */
 	uint64_t total_flows;          /* flows of all tests together */
 	int allow_spin;                /* honour a client's --spin */
+	/* Set by xp_server_open: what the TCP listener can take. */
+	int listen_mptcp;  /* MPTCP listener (accepts MPTCP and TCP clients) */
+	int listen_fastopen; /* TCP_FASTOPEN on the listener */
 };
 
 #define XP_HEADER_TIMEOUT_NS (5 * 1000000000ull)
@@ -41,6 +44,8 @@ struct xp_server;
 struct xp_server *xp_server_open(const struct xp_server_cfg *cfg,
 				 struct xp_err *err);
 uint16_t xp_server_port(const struct xp_server *s);
+/* The configuration in use, with what xp_server_open found out. */
+const struct xp_server_cfg *xp_server_cfg(const struct xp_server *s);
 /* Watch sigfd (a signalfd) and stop when it is readable; the log FILE may
  * have changed since open (daemon).  0 or -1. */
 int xp_server_watch_signals(struct xp_server *s, int sigfd, FILE *log);

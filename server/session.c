@@ -15,6 +15,7 @@
 #include "common/ctl.h"
 #include "common/live.h"
 #include "common/log.h"
+#include "common/sockpath.h"
 #include "common/units.h"
 #include "common/engine/pace.h"
 
@@ -53,6 +54,13 @@ static void fill_run(struct xp_session *s)
 	if (xp_test(r->test)->bulk && !xp_test(r->test)->udp &&
 	    (xp_test(r->test)->server_sends || p->bidir))
 		r->so.pacing_Bps = xp_pacing_Bps(p->rate_bps);
+	memcpy(r->so.cc, p->congestion, sizeof(r->so.cc));
+	r->so.tos_set = (p->tos & XP_SETUP_TOS_SET) != 0;
+	r->so.tos = (uint8_t)(p->tos & 0xff);
+	r->fastopen = (p->sock_flags & XP_SETUP_S_FASTOPEN) != 0;
+	/* whichever of its flows the server sends on (TCP_MAERTS, --bidir) */
+	r->sendfile = (p->sock_flags & XP_SETUP_S_SENDFILE) != 0;
+	r->note_mptcp = (p->sock_flags & XP_SETUP_S_MPTCP) != 0;
 	r->bidir = (uint8_t)p->bidir;
 	r->omit = p->omit_ms != 0;
 	r->quota = p->quota;

@@ -128,7 +128,8 @@ int xp_server_main(const struct xp_opts *o)
 		return XP_EXIT_FAIL;
 	}
 	if (cfg.log)
-		fprintf(cfg.log, "xperf: listening on port %u%s\n", xp_server_port(s),
+		fprintf(cfg.log, "xperf: listening on port %u%s%s\n", xp_server_port(s),
+			xp_server_cfg(s)->listen_mptcp ? " (MPTCP and TCP)" : "",
 			cfg.auth ? " (clients must authenticate: --auth-file)" : "");
 	warn_fds(&cfg);
 	rc = xp_server_run(s);

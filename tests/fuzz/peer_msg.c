@@ -73,9 +73,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		break;
 	case XP_MSG_SETUP:
 		no_controls(m.u.setup.cpus, sizeof(m.u.setup.cpus));
+		no_controls(m.u.setup.congestion, sizeof(m.u.setup.congestion));
 		break;
 	case XP_MSG_RESULT:
 		no_controls(m.u.result.warning, sizeof(m.u.result.warning));
+		no_controls(m.u.result.congestion, sizeof(m.u.result.congestion));
 		check_result(&m);
 		break;
 	case XP_MSG_AUTH_HELLO:
