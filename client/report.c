@@ -233,6 +233,8 @@ void xp_report_json_start(struct xp_json *j, const struct xp_opts *o,
 	xp_json_str_val(j, "version", "xperf " PACKAGE_VERSION);
 	xp_json_u64(j, "protocol_version", XP_PROTO_VERSION);
 	xp_json_i64(j, "timestamp_s", r ? r->start_time : (int64_t)time(NULL));
+	if (r)
+		xp_json_u64(j, "go_wall_ns", r->go_wall_ns);
 	xp_json_obj_open(j, "test_start");
 	xp_json_str_val(j, "test", xp_test_name(o->test));
 	xp_json_str_val(j, "protocol", is_udp(o->test) ? "UDP" : "TCP");

@@ -13,6 +13,7 @@
 #include "client/cli.h"
 #include "client/report.h"
 #include "client/report_live.h"
+#include "client/agent.h"
 #include "client/fanout.h"
 #include "client/sweep.h"
 #include "common/clock.h"
@@ -111,17 +112,20 @@ int xp_client_main(const struct xp_opts *o)
 	if (o->logfile && open_logfile(o->logfile))
 		return XP_EXIT_FAIL;
 	if (xp_cli_prepare(o, &cli, &err) || (o->sweep.n && xp_sweep_prepare(o, &sw, &err)) ||
-	    (fan && xp_fanout_prepare(o, &fo, &err)))
+	    (fan && xp_fanout_prepare(o, &fo, &err)) ||
+	    (o->from && xp_controller_prepare(o, &fo, &err)))
 		return xp_usage_error(o->json_stream ? 2 : o->json, err.msg);
 	sigfd = xp_signal_fd();
 	xp_raise_fd_limit();
-	if (!host && !fan) {
+	if (!host && !fan && !o->from) {
 		if (embedded(o, &srv, &thr, cpus, sizeof(cpus), &key, &err))
 			return xp_cli_fail(o, err.msg);
 		host = o->ipv6 ? "::1" : "127.0.0.1";
 		port = xp_server_port(srv);
 	}
-	if (fan)
+	if (o->from)
+		rc = xp_controller_run(&cli, &fo);
+	else if (fan)
 		rc = xp_fanout_run(&cli, &fo, sigfd);
 	else
 		rc = o->sweep.n ? xp_sweep_run(&cli, &sw, host, port, sigfd)

@@ -36,6 +36,12 @@ void xp_ctl_clean(struct xp_msg *m)
 	case XP_MSG_SETUP_OK:
 		clean(m->u.setup_ok.cpus, sizeof(m->u.setup_ok.cpus));
 		break;
+	case XP_MSG_AGENT_RUN:
+		clean(m->u.agent_run.target, sizeof(m->u.agent_run.target));
+		break;
+	case XP_MSG_AGENT_END:
+		clean(m->u.agent_end.error, sizeof(m->u.agent_end.error));
+		break;
 	case XP_MSG_RESULT:
 		clean(m->u.result.cpus, sizeof(m->u.result.cpus));
 		clean(m->u.result.warning, sizeof(m->u.result.warning));

@@ -88,6 +88,25 @@ static const struct field_desc auth_mac_fields[] = {
 	BIN(1, auth.mac),
 };
 
+/* A controller's request to an agent (`xperf -s --agent`), and the agent's
+ * answer: its --json result in pieces, then how it ended. */
+static const struct field_desc agent_run_fields[] = {
+	STR(1, agent_run.target),
+	U64(2, agent_run.port),
+	U64(3, agent_run.flows),
+	U64(4, agent_run.start_wall_ns),
+	STR(5, agent_run.args),
+};
+
+static const struct field_desc agent_data_fields[] = {
+	STR(1, agent_data.text),
+};
+
+static const struct field_desc agent_end_fields[] = {
+	U64(1, agent_end.status),
+	STR(2, agent_end.error),
+};
+
 static const struct field_desc stop_fields[] = {
 	U64(1, stop.datagrams_sent),
 };
@@ -154,6 +173,9 @@ static const struct msg_desc msg_descs[] = {
 	[XP_MSG_AUTH_CHALLENGE] = TABLE("AUTH_CHALLENGE", auth_nonce_fields),
 	[XP_MSG_AUTH_RESPONSE] = TABLE("AUTH_RESPONSE", auth_mac_fields),
 	[XP_MSG_AUTH_OK] = TABLE("AUTH_OK", auth_mac_fields),
+	[XP_MSG_AGENT_RUN] = TABLE("AGENT_RUN", agent_run_fields),
+	[XP_MSG_AGENT_DATA] = TABLE("AGENT_DATA", agent_data_fields),
+	[XP_MSG_AGENT_END] = TABLE("AGENT_END", agent_end_fields),
 };
 
 /* The duplicate-tag check keeps one bit per table row. */
@@ -195,8 +217,10 @@ static size_t field_value_len(const struct field_desc *f,
 		return U64_LEN;
 	if (f->kind == FIELD_BIN)
 		return f->size;
-	/* A string that fills its buffer without a NUL is clamped. */
-	return strnlen(s, f->size - 1u < XP_MSG_STR_MAX ? f->size - 1u : XP_MSG_STR_MAX);
+	/* A string that fills its buffer without a NUL is clamped.  Its
+	 * buffer is its bound: XP_MSG_STR_MAX, or XP_MSG_TEXT_MAX for the
+	 * agents' long texts. */
+	return strnlen(s, f->size - 1u);
 }
 
 static size_t encoded_body_len(const struct msg_desc *d,
@@ -289,12 +313,11 @@ static int decode_str(const struct msg_desc *d, const struct field_desc *f,
 	char *dst = (char *)m + f->off;
 	const uint8_t *nul;
 
-	if (vlen > XP_MSG_STR_MAX || vlen >= f->size)
+	if (vlen >= f->size)
 		return why_set(why,
 				  "control message: %s field %u (%s) length "
 				  "%u exceeds maximum %d",
-				  d->name, f->tag, f->name, vlen,
-				  f->size - 1 < XP_MSG_STR_MAX ? f->size - 1 : XP_MSG_STR_MAX);
+				  d->name, f->tag, f->name, vlen, f->size - 1);
 	nul = memchr(v, 0, vlen);
 	if (nul)
 		return why_set(why,

@@ -42,6 +42,9 @@ enum xp_msg_type {
 	XP_MSG_AUTH_CHALLENGE = 22, /* server -> client: server nonce */
 	XP_MSG_AUTH_RESPONSE = 23,  /* client -> server: the client's MAC */
 	XP_MSG_AUTH_OK = 24,        /* server -> client: the server's MAC */
+	XP_MSG_AGENT_RUN = 30,      /* controller -> agent: run a test toward a target */
+	XP_MSG_AGENT_DATA = 31,     /* agent -> controller: a piece of its --json result */
+	XP_MSG_AGENT_END = 32,      /* agent -> controller: how the test ended */
 };
 
 /* ERROR codes (tag 1): for programs; the text is for people. */
@@ -113,6 +116,25 @@ struct xp_msg_auth {
 	uint8_t mac[XP_MSG_AUTH_LEN];
 };
 
+#define XP_MSG_TEXT_MAX 8192 /* the agents' long texts (not other strings) */
+
+struct xp_msg_agent_run {
+	char target[XP_MSG_STR_MAX + 1]; /* the xperf server to test against */
+	uint64_t port;
+	uint64_t flows;           /* this agent's share of -P */
+	uint64_t start_wall_ns;   /* start then (CLOCK_REALTIME), 0: at once */
+	char args[XP_MSG_TEXT_MAX + 1]; /* the test's options: a JSON array of strings */
+};
+
+struct xp_msg_agent_data {
+	char text[XP_MSG_TEXT_MAX + 1];
+};
+
+struct xp_msg_agent_end {
+	uint64_t status;          /* the exit status the test would have had */
+	char error[XP_MSG_STR_MAX + 1];
+};
+
 struct xp_msg_stop {
 	uint64_t datagrams_sent; /* UDP: what the client sent, for loss */
 };
@@ -133,6 +155,9 @@ struct xp_msg {
 		struct xp_msg_error error;
 		struct xp_flow_result flow;   /* one flow's counters and TCP_INFO */
 		struct xp_msg_auth auth;      /* the four AUTH_* messages */
+		struct xp_msg_agent_run agent_run;
+		struct xp_msg_agent_data agent_data;
+		struct xp_msg_agent_end agent_end;
 	} u;              /* READY, GO, MEASURE, DONE and HEARTBEAT have empty bodies */
 };
 

@@ -127,6 +127,26 @@ static struct xp_session *new_session(struct xp_server *s, struct xp_pending *p,
 	return ss;
 }
 
+/* Register the session and start its thread; the fd is the session's from
+ * here.  1 if it runs, 0 if it could not start (then it is gone). */
+static int start(struct xp_server *s, struct xp_pending *p, struct xp_session *ss)
+{
+	struct xp_err err;
+
+	s->sess[s->nsess++] = ss;
+	xp_srv_unpend(s, p);
+	if (xp_session_start(ss, &err) == 0)
+		return 1;
+	xp_log(s->cfg.log, "%s", err.msg);
+	s->nsess--;
+	xp_srv_release(s, &ss->cost);
+	close(ss->ctl_fd);
+	free(ss->agent);
+	free(ss->seen);
+	free(ss);
+	return 0;
+}
+
 /* The SETUP is in: check it, find room, start the test.  Always 1. */
 static int admit(struct xp_server *s, struct xp_pending *p, const struct xp_msg_setup *m)
 {
@@ -144,20 +164,48 @@ static int admit(struct xp_server *s, struct xp_pending *p, const struct xp_msg_
 		xp_srv_release(s, &cost);
 		return refuse(s, p, XP_ERRC_FAILED, XP_RL_REFUSED, "server out of resources");
 	}
-	s->sess[s->nsess++] = ss;
-	xp_srv_unpend(s, p); /* the fd is the session's now */
-	if (xp_session_start(ss, &err)) {
-		xp_log(s->cfg.log, "%s", err.msg);
-		s->nsess--;
-		xp_srv_release(s, &cost);
-		close(ss->ctl_fd);
-		free(ss->seen);
-		free(ss);
-		return 1;
-	}
-	if (s->cfg.verbose)
+	if (start(s, p, ss) && s->cfg.verbose)
 		xp_log(s->cfg.log, "%s: %s test admitted", ss->peer, xp_test_name((int)m->test));
 	return 1;
+}
+
+/* A controller's AGENT_RUN: only on a server started with --agent (which
+ * requires --auth-file) and only once the controller has authenticated;
+ * it counts as a test of that address.  Always 1. */
+static int admit_agent(struct xp_server *s, struct xp_pending *p,
+		       const struct xp_msg_agent_run *m)
+{
+	struct xp_cost cost = { 0 };
+	struct xp_msg_setup none = { .flows = 1 };
+	struct xp_session *ss;
+	struct xp_err err;
+
+	if (!s->cfg.agent)
+		return refuse(s, p, XP_ERRC_REFUSED, XP_RL_REFUSED, "this server is not an "
+			      "agent: it runs tests for controllers only when started with "
+			      "--agent");
+	if (p->state != XP_P_SETUP)
+		return refuse(s, p, XP_ERRC_AUTH_REQUIRED, XP_RL_AUTH, "an agent acts only "
+			      "for a controller that authenticated (--auth-file)");
+	if (!m->flows || m->flows > s->cfg.max_flows)
+		return refuse(s, p, XP_ERRC_REFUSED, XP_RL_REFUSED, "%llu flows outside "
+			      "1..%u (--max-flows)", (unsigned long long)m->flows,
+			      s->cfg.max_flows);
+	if (xp_srv_admit(s, &p->addr, &cost, &err))
+		return refuse(s, p, XP_ERRC_BUSY, XP_RL_REFUSED, "%s", err.msg);
+	ss = new_session(s, p, &none);
+	if (ss && !(ss->agent = malloc(sizeof(*ss->agent)))) {
+		free(ss->seen);
+		free(ss);
+		ss = NULL;
+	}
+	if (!ss) {
+		xp_srv_release(s, &cost);
+		return refuse(s, p, XP_ERRC_FAILED, XP_RL_REFUSED, "server out of resources");
+	}
+	*ss->agent = *m;
+	ss->cost = cost;
+	return start(s, p, ss);
 }
 
 /* AUTH_HELLO: answer the challenge.  1: p is gone; 0: go on. */
@@ -209,6 +257,8 @@ static int on_msg(struct xp_server *s, struct xp_pending *p, const struct xp_msg
 			      "key (--auth-file)");
 	if ((p->state == XP_P_CTL || p->state == XP_P_SETUP) && m->type == XP_MSG_SETUP)
 		return admit(s, p, &m->u.setup);
+	if (m->type == XP_MSG_AGENT_RUN)
+		return admit_agent(s, p, &m->u.agent_run);
 	return refuse(s, p, XP_ERRC_FAILED, XP_RL_NOISE, "expected %s, got %s",
 		      p->state == XP_P_AUTH ? "AUTH_RESPONSE" : p->state == XP_P_SETUP
 		      ? "SETUP" : s->cfg.auth ? "AUTH_HELLO" : "SETUP",

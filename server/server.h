@@ -11,6 +11,11 @@
 #include "common/auth.h"
 #include "common/err.h"
 
+/* --agent: runs a controller's AGENT_RUN on fd (client/agent.h). */
+struct xp_msg_agent_run;
+typedef void (*xp_agent_fn)(int fd, const struct xp_msg_agent_run *req, const char *peer,
+			    void *ctx);
+
 struct xp_server_cfg {
 	const char *bind;  /* NULL: all addresses */
 	uint16_t port;     /* 0: any free port (see xp_server_port) */
@@ -35,6 +40,11 @@ struct xp_server_cfg {
 	/* Set by xp_server_open: what the TCP listener can take. */
 	int listen_mptcp;  /* MPTCP listener (accepts MPTCP and TCP clients) */
 	int listen_fastopen; /* TCP_FASTOPEN on the listener */
+	/* --agent: an authenticated controller's AGENT_RUN is handed to this
+	 * (in a session thread of its own; it answers on fd, which is closed
+	 * after it returns).  NULL: AGENT_RUN is refused. */
+	xp_agent_fn agent;
+	void *agent_ctx;
 };
 
 #define XP_HEADER_TIMEOUT_NS (5 * 1000000000ull)

@@ -226,7 +226,16 @@ static void *session_main(void *arg)
 {
 	struct xp_session *s = arg;
 	struct xp_err err = { "" };
-	int rc = run(s, &err);
+	int rc;
+
+	if (s->agent) {
+		s->cfg->agent(s->ctl_fd, s->agent, s->peer, s->cfg->agent_ctx);
+		s->ok = 1;
+		if (write(s->done_fd, &s, sizeof(s)) != (ssize_t)sizeof(s))
+			xp_log(s->cfg->log, "%s: internal: cannot signal session end", s->peer);
+		return NULL;
+	}
+	rc = run(s, &err);
 
 	s->ok = rc == 0;
 	if (rc) {
@@ -261,6 +270,7 @@ void xp_session_destroy(struct xp_session *s)
 	xp_group_destroy(&s->group);
 	if (s->run.quota_flows && s->run.done_fd >= 0)
 		close(s->run.done_fd);
+	free(s->agent);
 	free(s->seen);
 	close(s->ctl_fd);
 	free(s);

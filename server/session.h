@@ -42,6 +42,7 @@ struct xp_session {
 	struct xp_group group; /* the test's workers on this side */
 	uint8_t *seen; /* accept loop only: persistent flows already routed */
 	int ok;        /* the test completed and RESULT was sent */
+	struct xp_msg_agent_run *agent; /* an agent's run instead of a test */
 };
 
 /* The accept loop admitted the SETUP in s->setup: run the test in a

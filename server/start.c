@@ -97,7 +97,7 @@ static int daemonize(const struct xp_opts *o, FILE **log)
 	return 0;
 }
 
-int xp_server_main(const struct xp_opts *o)
+int xp_server_main(const struct xp_opts *o, xp_agent_fn agent, void *agent_ctx)
 {
 	struct xp_server_cfg cfg;
 	struct xp_auth_key key;
@@ -107,6 +107,8 @@ int xp_server_main(const struct xp_opts *o)
 
 	xp_raise_fd_limit();
 	xp_server_cfg_from_opts(o, &cfg);
+	cfg.agent = agent;
+	cfg.agent_ctx = agent_ctx;
 	if (xp_server_load_auth(o, &cfg, &key, &err)) {
 		fprintf(stderr, "xperf: %s\n", err.msg);
 		return XP_EXIT_FAIL;
@@ -128,9 +130,10 @@ int xp_server_main(const struct xp_opts *o)
 		return XP_EXIT_FAIL;
 	}
 	if (cfg.log)
-		fprintf(cfg.log, "xperf: listening on port %u%s%s\n", xp_server_port(s),
+		fprintf(cfg.log, "xperf: listening on port %u%s%s%s\n", xp_server_port(s),
 			xp_server_cfg(s)->listen_mptcp ? " (MPTCP and TCP)" : "",
-			cfg.auth ? " (clients must authenticate: --auth-file)" : "");
+			cfg.auth ? " (clients must authenticate: --auth-file)" : "",
+			cfg.agent ? " (agent: runs tests for authenticated controllers)" : "");
 	warn_fds(&cfg);
 	rc = xp_server_run(s);
 	xp_server_close(s);

@@ -19,6 +19,6 @@ void xp_raise_fd_limit(void);
 
 /* Open the log, listen, daemonize if asked, serve until a signal.
  * Returns the process exit status. */
-int xp_server_main(const struct xp_opts *o);
+int xp_server_main(const struct xp_opts *o, xp_agent_fn agent, void *agent_ctx);
 
 #endif
