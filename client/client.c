@@ -102,8 +102,20 @@ static int tcp_flow(struct client *cl, uint32_t idx, struct xp_err *err)
 	uint8_t hello[XP_DATA_HELLO_LEN];
 	uint16_t lport = cl->o->cport ? (uint16_t)(cl->o->cport + idx) : 0;
 	int ms = xp_cl_ms_left(cl, xp_client_connect_ms(cl->o));
-	int fd = xp_connect_tcp_port(&cl->addr, &cl->run.so, lport, ms, err);
+	uint16_t port = xp_addr_port(&cl->run.peer);
+	int fd = xp_connect_tcp_port(&cl->run.peer, &cl->run.so, lport, ms, err);
 
+	if (fd < 0 && port != xp_addr_port(&cl->addr)) {
+		/* the test's own data port is out of reach (a port forward or a
+		 * firewall that passes the server's port only): that port serves
+		 * too, with the server's buffers set after the handshake */
+		snprintf(cl->note, sizeof(cl->note), "data port %u unreachable (%.96s); flows "
+			 "use port %u, where the server's socket buffers are set only "
+			 "after the handshake", port, err->msg, xp_addr_port(&cl->addr));
+		cl->run.peer = cl->addr;
+		err->msg[0] = 0;
+		fd = xp_connect_tcp_port(&cl->run.peer, &cl->run.so, lport, ms, err);
+	}
 	if (fd < 0)
 		return -1;
 	xp_data_hello_encode(hello, cl->run.cookie, idx);
@@ -355,6 +367,8 @@ static int run_test(struct client *cl, struct xp_client_result *r, struct xp_err
 	discount_warmup(r);
 	xp_shape_fix_warmup(r);
 	xp_shape_fix_omit(r);
+	if (!r->warning[0] && cl->note[0])
+		snprintf(r->warning, sizeof(r->warning), "%s", cl->note);
 	if (!r->warning[0] && r->remote.warning[0])
 		snprintf(r->warning, sizeof(r->warning), "server: %s", r->remote.warning);
 	return 0;
@@ -369,6 +383,11 @@ static int setup(struct client *cl, struct xp_err *err)
 		return -1;
 	cl->run.cookie = m.u.setup_ok.cookie;
 	cl->server_hb_ms = m.u.setup_ok.heartbeat_ms;
+	if (m.u.setup_ok.data_port > 65535)
+		return xp_err_set(err, "%s: data port %llu out of range", cl->who,
+				  (unsigned long long)m.u.setup_ok.data_port);
+	if (m.u.setup_ok.data_port) /* the test's own listener: server/session.c */
+		xp_addr_set_port(&cl->run.peer, (uint16_t)m.u.setup_ok.data_port);
 	if (cl->run.quota_flows &&
 	    (cl->run.done_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) < 0)
 		return xp_err_sys(err, errno, "eventfd for -n/-k");

@@ -11,6 +11,7 @@
 #include "common/live.h"
 
 struct client {
+	char note[256];   /* a warning for the report when nothing worse happened */
 	const struct xp_opts *o;
 	const struct xp_client_hooks *hooks;
 	struct xp_iv_state *iv;

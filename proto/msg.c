@@ -77,6 +77,7 @@ static const struct field_desc setup_ok_fields[] = {
 	U64(1, setup_ok.cookie),
 	U64(2, setup_ok.threads),
 	STR(3, setup_ok.cpus),
+	U64(4, setup_ok.data_port),
 	U64(70, setup_ok.heartbeat_ms),
 };
 

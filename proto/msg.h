@@ -105,6 +105,7 @@ struct xp_msg_setup_ok {
 	uint64_t cookie;  /* identifies the test's data connections */
 	uint64_t threads; /* server worker threads actually started */
 	char cpus[XP_MSG_STR_MAX + 1]; /* CPU of each server worker */
+	uint64_t data_port; /* TCP data connections go here; 0: the server's port */
 	uint64_t heartbeat_ms; /* the server sends HEARTBEAT this often in the test, 0 never */
 };
 

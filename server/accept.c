@@ -181,21 +181,26 @@ static void pause_listener(struct xp_server *s, uint64_t ns)
 }
 
 /* EMFILE or ENFILE: turn the next connection away with the spare
- * descriptor; without one, stop accepting for a second.  0: go on
+ * descriptor; without one, stop accepting for a second (a test's own data
+ * listener stops for good: its client falls back to port N).  0: go on
  * accepting; -1: stop for now. */
-static int out_of_fds(struct xp_server *s, int e)
+static int out_of_fds(struct xp_server *s, int lfd, int e)
 {
 	int fd;
 
 	xp_ratelog(s->cfg.log, &s->rl[XP_RL_NOISE], "accept: %s: connections turned "
 		   "away (%llu so far; raise ulimit -n?)", strerror(e),
 		   (unsigned long long)s->refused_fd + 1);
+	if (s->spare_fd < 0 && lfd != s->lfd) {
+		epoll_ctl(s->epfd, EPOLL_CTL_DEL, lfd, NULL);
+		return -1;
+	}
 	if (s->spare_fd < 0) {
 		pause_listener(s, XP_NS_PER_SEC);
 		return -1;
 	}
 	close(s->spare_fd);
-	fd = accept4(s->lfd, NULL, NULL, SOCK_CLOEXEC);
+	fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
 	if (fd >= 0) {
 		close(fd);
 		s->refused_fd++;
@@ -208,18 +213,18 @@ static int out_of_fds(struct xp_server *s, int e)
 	return 0;
 }
 
-void xp_srv_on_accept(struct xp_server *s)
+void xp_srv_on_accept(struct xp_server *s, int lfd)
 {
 	int i;
 
 	for (i = 0; i < 256; i++) { /* then let the other events in */
 		struct xp_addr peer = { .len = sizeof(peer.ss) };
 		char ps[80];
-		int fd = accept4(s->lfd, (struct sockaddr *)&peer.ss, &peer.len,
+		int fd = accept4(lfd, (struct sockaddr *)&peer.ss, &peer.len,
 				 SOCK_NONBLOCK | SOCK_CLOEXEC);
 
 		if (fd < 0 && (errno == EMFILE || errno == ENFILE)) {
-			if (out_of_fds(s, errno))
+			if (out_of_fds(s, lfd, errno))
 				return;
 			continue;
 		}

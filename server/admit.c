@@ -119,6 +119,8 @@ static struct xp_session *new_session(struct xp_server *s, struct xp_pending *p,
 	    getrandom(ss->udp_key, sizeof(ss->udp_key), 0) != sizeof(ss->udp_key))
 		return session_fail(s, ss, "getrandom");
 	ss->ctl_fd = p->fd;
+	ss->data_lfd = -1;
+	ss->srv = s;
 	ss->addr = p->addr;
 	ss->cfg = &s->cfg;
 	ss->done_fd = s->done[1];

@@ -190,8 +190,9 @@ void xp_srv_cost(const struct xp_msg_setup *p, struct xp_cost *c)
 	c->threads = p->threads;
 	c->flows = p->flows;
 	c->mem = mul_add(p->threads, worker_mem(p), mul_add(p->flows, FLOW_MEM, 0));
-	/* each worker: epoll, eventfd and a mailbox pipe; each flow a socket */
-	c->fds = mul_add(p->threads, 4, mul_add(p->flows, 1, 1));
+	/* each worker: epoll, eventfd and a mailbox pipe; each flow a socket;
+	 * the control connection, and a TCP test's own data listener */
+	c->fds = mul_add(p->threads, 4, mul_add(p->flows, 1, 2));
 	c->spin = p->flags & XP_SETUP_F_SPIN ? p->threads : 0;
 }
 

@@ -169,6 +169,11 @@ int xp_server_watch_signals(struct xp_server *s, int sigfd, FILE *log)
 	return sigfd >= 0 ? xp_srv_watch(s, sigfd, EV_SIG, EPOLLIN) : -1;
 }
 
+int xp_server_watch_listener(struct xp_server *s, int fd)
+{
+	return xp_srv_watch(s, fd, EV_LISTEN, EPOLLIN);
+}
+
 uint16_t xp_server_port(const struct xp_server *s)
 {
 	return s->port;
@@ -275,7 +280,7 @@ static void on_event(struct xp_server *s, uint64_t data, uint32_t events)
 
 	switch ((enum xp_ev_kind)(data >> 32)) {
 	case EV_LISTEN:
-		xp_srv_on_accept(s);
+		xp_srv_on_accept(s, fd);
 		break;
 	case EV_UDP4:
 		xp_srv_on_udp(s, fd, AF_INET);

@@ -64,6 +64,9 @@ int xp_server_watch_signals(struct xp_server *s, int sigfd, FILE *log);
 int xp_server_run(struct xp_server *s);
 /* From any thread. */
 void xp_server_stop(struct xp_server *s);
+/* From any thread: accept connections on another listening socket too
+ * (a test's own data port, server/session.c); its owner closes it. */
+int xp_server_watch_listener(struct xp_server *s, int fd);
 void xp_server_close(struct xp_server *s);
 
 #endif

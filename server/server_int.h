@@ -74,7 +74,7 @@ int xp_srv_route(struct xp_server *s, int fd, int type, uint64_t cookie, uint32_
 		 const char *peer);
 
 /* accept.c */
-void xp_srv_on_accept(struct xp_server *s);
+void xp_srv_on_accept(struct xp_server *s, int lfd);
 void xp_srv_on_pending(struct xp_server *s, int fd, uint32_t events);
 /* Every tick: pending deadlines, a paused listener, held log lines. */
 void xp_srv_tick(struct xp_server *s);

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,16 +139,73 @@ static int send_flows(struct xp_session *s, struct xp_err *err)
 	return 0;
 }
 
+/* The local address of the control connection, port 0, IPv4-mapped
+ * addresses as IPv4: where the test's data listener binds. */
+static int ctl_local_addr(const struct xp_session *s, struct xp_addr *a,
+			  struct xp_err *err)
+{
+	const struct sockaddr_in6 *s6 = (const void *)&a->ss;
+
+	a->len = sizeof(a->ss);
+	if (getsockname(s->ctl_fd, (struct sockaddr *)&a->ss, &a->len))
+		return xp_err_sys(err, errno, "getsockname of the control connection");
+	if (a->ss.ss_family == AF_INET6 && IN6_IS_ADDR_V4MAPPED(&s6->sin6_addr)) {
+		struct sockaddr_in s4 = { .sin_family = AF_INET };
+
+		memcpy(&s4.sin_addr, &s6->sin6_addr.s6_addr[12], 4);
+		memset(&a->ss, 0, sizeof(a->ss));
+		memcpy(&a->ss, &s4, sizeof(s4));
+		a->len = sizeof(s4);
+	}
+	xp_addr_set_port(a, 0);
+	return 0;
+}
+
+/* The window scale and the first window a TCP receiver announces are
+ * fixed by its receive buffer during the handshake.  A buffer shrunk after
+ * accept() leaves the sender with a segment size (half the largest window
+ * it has seen) above every window the receiver can still offer, and the
+ * sender then waits for its persist timer, 200 ms, before each send
+ * (-w 8K over loopback: 0.001 instead of 2 Gbit/s).  So a TCP test that
+ * sets the server's buffers gets a listener of its own with the buffers set
+ * before the client learns its port (accepted sockets inherit them), as
+ * netperf's netserver does; port N keeps taking its data connections too,
+ * for a client that cannot reach this one.  The port, 0 if none is needed. */
+static int open_data_listener(struct xp_session *s, struct xp_err *err)
+{
+	struct xp_sockopts so = { .sndbuf = s->run.so.sndbuf, .rcvbuf = s->run.so.rcvbuf };
+	struct xp_addr a;
+
+	if (xp_test(s->run.test)->sock_type != SOCK_STREAM || (!so.sndbuf && !so.rcvbuf))
+		return 0;
+	if (ctl_local_addr(s, &a, err))
+		return -1;
+	s->data_lfd = xp_listen_tcp(&a, 1024, err);
+	if (s->data_lfd < 0 || xp_apply_sockopts(s->data_lfd, SOCK_STREAM, &so, err))
+		return -1;
+	a.len = sizeof(a.ss);
+	if (getsockname(s->data_lfd, (struct sockaddr *)&a.ss, &a.len) ||
+	    xp_set_nonblock(s->data_lfd, 1) || xp_server_watch_listener(s->srv, s->data_lfd))
+		return xp_err_sys(err, errno, "data listener for the test");
+	return xp_addr_port(&a);
+}
+
 /* Setup: the SETUP was admitted; workers made, SETUP_OK out, flows in,
  * READY in, worker threads started. */
 static int setup(struct xp_session *s, struct xp_err *err)
 {
 	struct xp_msg m;
 
+	int port;
+
 	if (make_workers(s, err))
+		return -2;
+	port = open_data_listener(s, err);
+	if (port < 0)
 		return -2;
 	atomic_store(&s->ready, 1);
 	memset(&m, 0, sizeof(m));
+	m.u.setup_ok.data_port = (uint64_t)port;
 	m.type = XP_MSG_SETUP_OK;
 	m.u.setup_ok.cookie = s->cookie;
 	m.u.setup_ok.threads = (uint64_t)s->group.n;
@@ -270,6 +328,8 @@ void xp_session_destroy(struct xp_session *s)
 	xp_group_destroy(&s->group);
 	if (s->run.quota_flows && s->run.done_fd >= 0)
 		close(s->run.done_fd);
+	if (s->data_lfd >= 0)
+		close(s->data_lfd); /* this closes its epoll entry too */
 	free(s->agent);
 	free(s->seen);
 	close(s->ctl_fd);

@@ -29,6 +29,8 @@ struct xp_session {
 	uint64_t cookie;
 	uint8_t udp_key[XP_AUTH_NONCE_LEN]; /* keys this test's UDP challenges */
 	int ctl_fd;
+	int data_lfd;        /* the test's own TCP data listener, or -1 */
+	struct xp_server *srv;
 	struct xp_addr addr; /* the control connection's peer */
 	char peer[80];
 	const struct xp_server_cfg *cfg;

@@ -138,6 +138,7 @@ static void fill_msg(struct xp_msg *m, uint16_t type)
 		m->u.setup_ok.cookie = 0xfedcba9876543210ull;
 		m->u.setup_ok.threads = UINT64_MAX;
 		fill_str(m->u.setup_ok.cpus, XP_MSG_STR_MAX, 3);
+		m->u.setup_ok.data_port = 65535;
 		m->u.setup_ok.heartbeat_ms = 1000;
 		break;
 	case XP_MSG_AUTH_HELLO:
@@ -318,7 +319,7 @@ START_TEST(test_empty_bodies_and_missing_fields)
 	memset(&m, 0, sizeof(m));
 	m.type = XP_MSG_SETUP_OK;
 	n = xp_msg_encode(&m, buf, sizeof(buf));
-	ck_assert_uint_eq(n, XP_MSG_HDR_LEN + 3 * 12); /* cookie, threads, heartbeat_ms */
+	ck_assert_uint_eq(n, XP_MSG_HDR_LEN + 4 * 12); /* cookie, threads, data_port, heartbeat_ms */
 	/* ...and accepted with length 0. */
 	n = XP_MSG_HDR_LEN + put_tlv(buf + XP_MSG_HDR_LEN, 3, 0, NULL);
 	put_hdr(buf, XP_PROTO_VERSION, XP_MSG_SETUP_OK, (uint32_t)n - 12);
@@ -694,11 +695,12 @@ START_TEST(test_unknown_tags_skipped)
 	n += put_u64_tlv(buf + n, 1, in.u.setup_ok.cookie);
 	n += put_tlv(buf + n, 0xffff, sizeof(big), big); /* long, with NULs */
 	n += put_u64_tlv(buf + n, 2, in.u.setup_ok.threads);
-	n += put_tlv(buf + n, 4, 3, "abc"); /* 4 is not a SETUP_OK tag */
+	n += put_tlv(buf + n, 5, 3, "abc"); /* 5 is not a SETUP_OK tag */
 	n += put_tlv(buf + n, 3, (uint16_t)strlen(in.u.setup_ok.cpus),
 		     in.u.setup_ok.cpus);
 	n += put_u64_tlv(buf + n, 1000, 5);
 	n += put_u64_tlv(buf + n, 70, in.u.setup_ok.heartbeat_ms);
+	n += put_u64_tlv(buf + n, 4, in.u.setup_ok.data_port);
 	put_hdr(buf, XP_PROTO_VERSION, XP_MSG_SETUP_OK, (uint32_t)n - 12);
 	expect_accept(buf, n, &out);
 	in.version = XP_PROTO_VERSION;
