@@ -207,7 +207,8 @@ START_TEST(test_admission)
 	setup_ok(&p);
 	xp_srv_cost(&p, &c);
 	ck_assert_uint_eq(c.threads, 1);
-	ck_assert_uint_eq(c.fds, 1 + 4 + 1);
+	/* 4 per worker, 1 per flow, the control connection and a data listener */
+	ck_assert_uint_eq(c.fds, 4 + 1 + 2);
 	for (i = 0; i < 2; i++) {
 		ck_assert_int_eq(xp_srv_admit(s, &a, &c, &err), 0);
 		ss[i].addr = a;
