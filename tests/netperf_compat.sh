@@ -113,7 +113,7 @@ NP -- -o '?' >"$TMP/list.out"; rc=$?
 verify list 'len(L) == 1 and "P99_LATENCY" in L[0].split(",") and "THROUGHPUT_UNITS" in L[0].split(",")' "-o ?"
 
 # usage errors: exit 1, nothing on stdout
-for bad in "-Q" "-l -100" "-t TCP_CC" "-- -Z" "-f x" "-- -m 12q"; do
+for bad in "-Q" "-l -100" "-- -Z" "-f y" "-- -m 12q"; do
 	# shellcheck disable=SC2086
 	NP $bad >"$TMP/bad.out" 2>"$TMP/bad.err"; rc=$?
 	[ $rc = 1 ] || fail "'$bad': exit $rc, want 1"
