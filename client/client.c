@@ -84,7 +84,7 @@ static int send_setup(struct client *cl, struct xp_err *err)
 	m.u.setup.burst = o->burst;
 	m.u.setup.pace_burst = o->pace_burst;
 	m.u.setup.rcvlowat = o->rcvlowat;
-	return xp_ctl_send(cl->ctl, &m, CTL_MS, cl->peer, err);
+	return xp_ctl_send_min(cl->ctl, &m, XP_CTL_NETPERF_LEN, CTL_MS, cl->peer, err);
 }
 
 static int make_workers(struct client *cl, struct xp_err *err)

@@ -255,6 +255,38 @@ static void new_session(struct xp_server *s, int fd, const char *peer)
 		xp_log(s->cfg.log, "%s: control connection", peer);
 }
 
+/* netperf's control connection opens with a 656-byte request: its type
+ * (1 .. 600) and the remote CPU to bind to (-1 when none), big-endian. */
+static int netperf_request(const uint8_t *b, ssize_t n)
+{
+	uint32_t type = xp_get32(b), cpu = xp_get32(b + 4);
+
+	return n >= 8 && type >= 1 && type <= 1000 && (cpu == 0xffffffffu || cpu < 4096);
+}
+
+/* Answer it as a netserver that does not do that test: netperf then says
+ * at once "netperf: remote error 93" and "Protocol not supported" rather
+ * than "recv_response: Connection reset by peer". */
+static void refuse_netperf(struct xp_server *s, int fd, const uint8_t *b, const char *peer)
+{
+	uint8_t reply[XP_CTL_NETPERF_LEN], junk[XP_CTL_NETPERF_LEN];
+	uint32_t type = xp_get32(b);
+
+	memset(reply, 0, sizeof(reply));
+	xp_put32(reply, type + 1); /* netperf's response type follows its request's */
+	xp_put32(reply + 4, EPROTONOSUPPORT);
+	if (recv(fd, junk, sizeof(junk), MSG_DONTWAIT) < 0 && errno != EAGAIN)
+		xp_log(s->cfg.log, "%s: netperf request: %s", peer, strerror(errno));
+	if (send(fd, reply, sizeof(reply), MSG_DONTWAIT | MSG_NOSIGNAL) != (ssize_t)sizeof(reply))
+		xp_log(s->cfg.log, "%s: answer to netperf: %s", peer, strerror(errno));
+	shutdown(fd, SHUT_WR);
+	xp_log(s->cfg.log, "%s: netperf's control protocol (request %u): this is an xperf "
+	       "server, answered 'protocol not supported' (run netserver there, or xperf's "
+	       "netperf mode, `xperf --netperf-args` or a `netperf` link, against this "
+	       "server)", peer, (unsigned)type);
+	close(fd);
+}
+
 /* 1: handled (fd owned elsewhere or closed); 0: wait for more bytes. */
 static int classify(struct xp_server *s, int fd, const char *peer)
 {
@@ -271,6 +303,10 @@ static int classify(struct xp_server *s, int fd, const char *peer)
 	}
 	if (n >= 4 && xp_get32(b) == XP_MSG_MAGIC) {
 		new_session(s, fd, peer);
+		return 1;
+	}
+	if (netperf_request(b, n)) {
+		refuse_netperf(s, fd, b, peer);
 		return 1;
 	}
 	if (n >= 4 && xp_get32(b) != XP_DATA_MAGIC) {
