@@ -93,10 +93,12 @@ void xp_np_measure(const struct xp_np_cfg *cfg, const struct xp_np_env *env,
 {
 	double el = xp_np_elapsed(cfg, r);
 	double xfer = (double)(r->local.c.bytes_sent + r->local.c.bytes_received);
-	double units = cfg->fmt == 'x' ? (double)r->local.c.transactions : xfer / 1024;
+	/* TCP_CC's table shows transactions whatever -f says */
+	int trans = cfg->fmt == 'x' || cfg->kind == XP_NP_K_CC;
+	double units = trans ? (double)r->local.c.transactions : xfer / 1024;
 
 	m->elapsed_s = el;
-	if (cfg->fmt == 'x')
+	if (trans)
 		m->thruput = el > 0 ? (double)r->local.c.transactions / el : 0;
 	else if (is_rr(r->test))
 		m->thruput = xp_np_rate(cfg->fmt, xfer, el);
@@ -194,6 +196,8 @@ static void fill_sizes(const struct xp_np_run *run, struct xp_np_vals *v)
 	v->req = v->rsp = -1;
 	v->local_send_size = v->local_recv_size = 0;
 	if (t->rr) {
+		v->local_send_size = (long long)c->send_size;
+		v->local_recv_size = (long long)c->local_recv_size;
 		v->req = v->remote_recv_size = (long long)run->r->req;
 		v->rsp = v->remote_send_size = (long long)run->r->rsp;
 	} else if (t->server_sends) {

@@ -162,6 +162,8 @@ int xp_np_resolve_test(struct xp_np_cfg *c, struct xp_err *err)
 
 	if (c->kind == XP_NP_K_OMNI && omni_test(c, err))
 		return -1;
+	if (c->kind == XP_NP_K_OMNI && c->mode == XP_NP_CLASSIC)
+		c->mode = XP_NP_COLUMNS; /* -t omni prints -O's columns by default */
 	if (c->kind == XP_NP_K_SENDFILE)
 		c->sendfile = 1;
 	if (c->kind == XP_NP_K_CC)
