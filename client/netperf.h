@@ -284,6 +284,8 @@ void xp_np_print_banner(FILE *f, const struct xp_np_cfg *cfg,
 /* The classic per-test table (netperf_classic.c). */
 void xp_np_print_classic(FILE *f, const struct xp_np_run *run,
 			 const struct xp_np_vals *v);
+/* The selected values in cfg->mode: -o, -k or -O (nothing for CLASSIC). */
+void xp_np_print_vals(FILE *f, const struct xp_np_cfg *c, const struct xp_np_vals *v);
 /* The result in cfg->mode (and the not-confident warning, classic). */
 void xp_np_print_result(FILE *f, const struct xp_np_run *run);
 /* Known selector names: CSV on one line, or one per line. */

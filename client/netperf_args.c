@@ -37,7 +37,7 @@ static int parse_word(struct xp_np_cfg *c, const struct np_opt *t, size_t n,
 		const char *arg = NULL, *next = *i + 1 < argc ? argv[*i + 1] : NULL;
 
 		if (!o)
-			return xp_err_set(err, "unknown %s option '-%c'", where, *p);
+			return xp_err_set(err, "invalid %s option -- '%c'", where, *p);
 		if (o->kind == A_REQ) {
 			if (p[1])
 				arg = p + 1;

@@ -100,17 +100,25 @@ static void print_columns(FILE *f, const struct xp_np_cfg *c, const struct xp_np
 	}
 }
 
+void xp_np_print_vals(FILE *f, const struct xp_np_cfg *c, const struct xp_np_vals *v)
+{
+	switch (c->mode) {
+	case XP_NP_CSV: print_csv(f, c, v); break;
+	case XP_NP_KEYVAL: print_keyval(f, c, v); break;
+	case XP_NP_COLUMNS: print_columns(f, c, v); break;
+	case XP_NP_CLASSIC: break;
+	}
+}
+
 void xp_np_print_result(FILE *f, const struct xp_np_run *run)
 {
 	struct xp_np_vals v;
 
 	xp_np_vals_fill(run, &v);
-	switch (run->cfg->mode) {
-	case XP_NP_CSV: print_csv(f, run->cfg, &v); break;
-	case XP_NP_KEYVAL: print_keyval(f, run->cfg, &v); break;
-	case XP_NP_COLUMNS: print_columns(f, run->cfg, &v); break;
-	case XP_NP_CLASSIC: xp_np_print_classic(f, run, &v); break;
-	}
+	if (run->cfg->mode == XP_NP_CLASSIC)
+		xp_np_print_classic(f, run, &v);
+	else
+		xp_np_print_vals(f, run->cfg, &v);
 	fflush(f);
 }
 
