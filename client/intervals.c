@@ -66,16 +66,23 @@ void xp_interval_free(struct xp_interval *iv)
 	iv->flows = NULL;
 }
 
-static void wait_snaps(struct xp_worker *w, int nw)
+/* Ask every worker for a snapshot and wait for them (SNAP_WAIT_NS at
+ * most); fresh[i] says whether worker i's arrived.  Returns the time of
+ * the latest one, or 0 when none did. */
+static uint64_t wait_snaps(struct xp_worker *w, int nw, char *fresh)
 {
 	uint32_t tickets[256];
-	uint64_t deadline = xp_now_ns() + SNAP_WAIT_NS;
+	uint64_t deadline = xp_now_ns() + SNAP_WAIT_NS, t = 0;
 	int i, n = nw < 256 ? nw : 256;
 
 	for (i = 0; i < n; i++)
 		tickets[i] = xp_worker_snap_request(&w[i]);
-	for (i = 0; i < n; i++)
-		xp_worker_await(&w[i], xp_worker_snap_ready, tickets[i], deadline);
+	for (i = 0; i < n; i++) {
+		fresh[i] = xp_worker_await(&w[i], xp_worker_snap_ready, tickets[i], deadline) == 1;
+		if (fresh[i] && w[i].snap.t > t)
+			t = w[i].snap.t;
+	}
+	return t;
 }
 
 /* Fold one worker's snapshot into the interval. */
@@ -120,21 +127,27 @@ int xp_iv_take(struct xp_iv_state *st, struct xp_worker *w, int nw, uint64_t t_g
 	       struct xp_interval *out)
 {
 	uint64_t t_now;
+	char fresh[256];
 	uint32_t k;
 	int i;
 
 	memset(out, 0, sizeof(*out));
+	/* a worker too busy (or too starved of CPU) to answer in time keeps
+	 * what it counted for the next interval, which then spans both; with
+	 * no answer at all there is no interval now */
+	t_now = wait_snaps(w, nw, fresh);
+	if (!t_now || t_now <= st->t_prev)
+		return -1;
 	out->flows = calloc(st->nflows, sizeof(*out->flows));
 	if (!out->flows)
 		return -1;
 	for (k = 0; k < st->nflows; k++)
 		out->flows[k].idx = k;
 	out->nflows = st->nflows;
-	wait_snaps(w, nw);
 	xp_hist_reset(st->sum);
-	for (i = 0; i < nw; i++)
-		add_worker(st, i, &w[i].snap, out);
-	t_now = xp_now_ns();
+	for (i = 0; i < nw && i < 256; i++)
+		if (fresh[i])
+			add_worker(st, i, &w[i].snap, out);
 	if (!st->t_prev)
 		st->t_prev = t_go;
 	out->start = (double)(st->t_prev - t_go) / 1e9;

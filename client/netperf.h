@@ -341,9 +341,23 @@ int xp_np_demo_format(char *buf, size_t len, enum xp_np_mode mode, unsigned n,
 /* The interval's rate in cfg->fmt units per second, of what netperf
  * counts for the test. */
 double xp_np_demo_value(const struct xp_np_cfg *c, const struct xp_interval *iv);
-/* Print and flush interim result *n for iv, then count it. */
-void xp_np_demo_emit(FILE *f, const struct xp_np_cfg *c, unsigned *n,
+/* Interim results of a process: how many were printed, and the
+ * intervals not printed yet. */
+struct xp_np_demo {
+	unsigned n;
+	int pending;
+	struct xp_interval acc;  /* gathered, not printed yet */
+	struct xp_interval done; /* printed in this run: counts, last end */
+};
+/* The client's interval iv: printed (and flushed) as interim result d->n
+ * once at least 3/4 of the -D interval has gathered, else kept for the
+ * next. */
+void xp_np_demo_emit(FILE *f, const struct xp_np_cfg *c, struct xp_np_demo *d,
 		     const struct xp_interval *iv);
+/* At the end of a run (r its result): one more line for what the lines
+ * printed did not cover, if anything. */
+void xp_np_demo_flush(FILE *f, const struct xp_np_cfg *c, struct xp_np_demo *d,
+		      const struct xp_client_result *r);
 
 /* ---- socket options (client/netperf_sockmap.c) ---- */
 

@@ -36,7 +36,7 @@ struct np_ctx {
 	char dest_numeric[64], cong[32], uuid[40];
 	int sigfd;
 	int banner_done;
-	unsigned demo_n;   /* interim results printed (netperf's index) */
+	struct xp_np_demo demo; /* interim results (-D) */
 };
 
 /* SIGINT and SIGALRM, read from a descriptor by the client's wait; both
@@ -187,7 +187,7 @@ static void on_interval(void *ctx, const struct xp_client_result *r,
 	struct np_ctx *x = ctx;
 
 	(void)r;
-	xp_np_demo_emit(stdout, &x->cfg, &x->demo_n, iv);
+	xp_np_demo_emit(stdout, &x->cfg, &x->demo, iv);
 }
 
 /* One run; its figures join the summary.  0, or -1 (message printed). */
@@ -199,13 +199,15 @@ static int run_once(struct np_ctx *x, struct xp_client_result *r, struct xp_hist
 
 	if (x->cfg.wait_secs)
 		sleep(x->cfg.wait_secs);
+	x->demo.pending = 0;
 	if (xp_client_run_ex(&x->cfg.opts, x->cfg.host, x->cfg.port, x->sigfd, &hooks, r,
 			     &err)) {
 		fprintf(stderr, "%s: %s%s\n", x->prog, err.msg, strstr(err.msg, "refused") ?
 			" (is an `xperf -s` server listening there?)" : "");
 		return -1;
 	}
-	fflush(stdout);
+	if (x->cfg.demo)
+		xp_np_demo_flush(stdout, &x->cfg, &x->demo, r);
 	xp_np_measure(&x->cfg, &x->env, r, &m[n]);
 	xp_hist_merge(all, r->hist);
 	sum->transactions += r->local.c.transactions;
