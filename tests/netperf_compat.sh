@@ -156,9 +156,11 @@ I = [l for l in L if l.startswith("NETPERF_INTERIM_RESULT[")]
 U = [l for l in L if l.startswith("NETPERF_UNITS[")]
 D = [float(l.split("=")[1]) for l in L if l.startswith("NETPERF_INTERVAL[")]
 E = [float(l.split("=")[1]) for l in L if l.startswith("NETPERF_ENDING[")]
-ok = 4 <= len(I) <= 6 and len(I) == len(U) == len(D) == len(E)
+# (a busy machine can make a worker answer late: a longer interval)
+ok = 3 <= len(I) <= 6 and len(I) == len(U) == len(D) == len(E)
 ok = ok and all(l.startswith("NETPERF_INTERIM_RESULT[%d]=" % i) for i, l in enumerate(I))
-ok = ok and all(u.endswith("=10^6bits/s") for u in U) and all(0.1 < d < 0.4 for d in D)
+ok = ok and all(u.endswith("=10^6bits/s") for u in U) and 0.15 < sorted(D)[len(D) // 2] < 0.3
+ok = ok and 0.8 < sum(D) < 2 and all(0 < d < 1.2 for d in D)
 ok = ok and E == sorted(E) and abs(E[-1] - time.time()) < 30 and all(num(l.split("=")[1]) > 0 for l in I)
 ok = ok and L[-3].startswith("THROUGHPUT=")
 ok = ok and L[-2:] == ["LOCAL_SOCKET_TOS=0xffffffff", "REMOTE_SOCKET_TOS=0xffffffff"]' "-D -0.20 -k"
