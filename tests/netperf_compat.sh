@@ -166,7 +166,7 @@ ok = ok and L[-3].startswith("THROUGHPUT=")
 ok = ok and L[-2:] == ["LOCAL_SOCKET_TOS=0xffffffff", "REMOTE_SOCKET_TOS=0xffffffff"]' "-D -0.20 -k"
 # classic: "Interim result:" lines after the banner, before the table
 run demo_h -D 0.25 -l 1 -t TCP_RR
-verify demo_h 're.fullmatch(r"Interim result: +[0-9.]+ Trans/s over 0\.2[0-9]{2} seconds ending at 1[0-9]{9}\.[0-9]{3}", L[1]) and L[5].startswith("Local /Remote")' "-D 0.25 classic"
+verify demo_h 're.fullmatch(r"Interim result: +[0-9.]+ Trans/s over 0\.2[0-9]{2} seconds ending at 1[0-9]{9}\.[0-9]{3}", L[1]) and L.index("Local /Remote") >= 4 and all(l.startswith("Interim result: ") for l in L[1:L.index("Local /Remote")])' "-D 0.25 classic"
 # -o: CSV interim lines
 run demo_o -P 0 -D -0.25 -l 1 -t UDP_RR -- -o THROUGHPUT
 verify demo_o 're.fullmatch(r" *[0-9.]+,Trans/s,0\.2[0-9]{2},1[0-9]{9}\.[0-9]{3}", L[0]) and num(L[-1]) > 0' "-D -o"
