@@ -13,6 +13,7 @@
 #include <netdb.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
 #include <sys/signalfd.h>
@@ -158,6 +159,21 @@ static int load_selectors(struct np_ctx *x, struct xp_err *err)
 	return 0;
 }
 
+/* With DUMP_TCP_INFO in the environment (flent sets it) netperf prints
+ * its data socket's TCP_INFO on stderr as "tcpi_NAME value" pairs; xperf
+ * has these of them (netperf's own spelling of the cwnd kept). */
+static void dump_tcp_info(const struct xp_client_result *r)
+{
+	const struct xp_tcp_flow *f = r->tcp_flows;
+
+	if (!getenv("DUMP_TCP_INFO") || !r->ntcp_flows)
+		return;
+	fprintf(stderr, "tcpi_rtt %llu tcpi_rttvar %llu tpci_snd_cwnd %llu\n"
+		"tcpi_total_retrans %llu\n", (unsigned long long)f->rtt_us,
+		(unsigned long long)f->rttvar_us, (unsigned long long)f->cwnd,
+		(unsigned long long)f->retrans);
+}
+
 static void print_run(struct np_ctx *x, struct xp_client_result *last,
 		      struct xp_hist *all, const struct xp_np_summary *sum)
 {
@@ -167,6 +183,7 @@ static void print_run(struct np_ctx *x, struct xp_client_result *last,
 	last->hist = all; /* percentiles over every iteration, as netperf */
 	xp_np_print_result(stdout, &run);
 	last->hist = own;
+	dump_tcp_info(last);
 }
 
 /* The banner goes out once the server has accepted the first test, as
