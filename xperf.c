@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "client/merge.h"
 #include "client/netperf.h"
 #include "client/start.h"
 #include "completion.h"
@@ -53,6 +54,8 @@ int main(int argc, char **argv)
 	if (!strcmp(base ? base + 1 : argv[0], "netperf") ||
 	    (argc > 1 && !strcmp(argv[1], "--netperf-args")))
 		return xp_netperf_main(argc, argv);
+	if (argc > 1 && !strcmp(argv[1], "merge"))
+		return xp_merge_main(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "lab"))
 		return xp_lab_main(argc - 1, argv + 1);
 	if (xp_opts_parse(&o, argc, argv, &err))

@@ -9,6 +9,8 @@
 #include "client/client.h"
 #include "client/report.h"
 #include "client/report_live.h"
+#include "client/report_plot.h"
+#include "common/clock.h"
 #include "client/slo_eval.h"
 #include "common/exitcodes.h"
 #include "common/hist.h"
@@ -74,6 +76,8 @@ static void on_interval(void *ctx, const struct xp_client_result *r,
 {
 	const struct xp_opts *o = ctx;
 
+	if (!o->interval)
+		return; /* taken for --plot only */
 	if (o->json_stream)
 		xp_stream_interval(stdout, iv, r->test);
 	else if (!o->json)
@@ -191,6 +195,10 @@ static int finish(const struct xp_cli *c, struct runs *rs, struct xp_err *err)
 		xp_report_json_slo(stdout, c->o, &rs->r[0], &c->slo);
 	else if (rs->n > 1 && !c->o->json_stream)
 		human_summary(c, rs, &st);
+	if (c->o->plot && xp_report_plot(c->o->plot, c->o, &rs->r[rs->n - 1], err)) {
+		fprintf(stderr, "xperf: %s\n", err->msg);
+		return XP_EXIT_FAIL;
+	}
 	if (c->o->histogram && write_histogram(c, rs, err)) {
 		fprintf(stderr, "xperf: %s\n", err->msg);
 		return XP_EXIT_FAIL;
@@ -200,10 +208,23 @@ static int finish(const struct xp_cli *c, struct runs *rs, struct xp_err *err)
 	return slo_failed ? XP_EXIT_SLO : XP_EXIT_OK;
 }
 
+/* --plot without -i: intervals for the chart, about 50 over the test. */
+static void plot_intervals(const struct xp_opts *o, struct xp_opts *run)
+{
+	uint64_t iv = o->length / 50;
+
+	*run = *o;
+	if (!o->plot || o->interval)
+		return;
+	iv = iv < 100 * XP_NS_PER_MS ? 100 * XP_NS_PER_MS : iv;
+	run->interval = iv > XP_NS_PER_SEC ? XP_NS_PER_SEC : iv;
+}
+
 int xp_cli_run(const struct xp_cli *c, const char *host, uint16_t port, int sigfd)
 {
 	const struct xp_opts *o = c->o;
 	struct xp_client_hooks hooks = { (void *)o, on_start, on_interval };
+	struct xp_opts run;
 	struct runs rs = { 0 };
 	struct xp_err err = { "" };
 	unsigned i, n = o->iterations ? (unsigned)o->iterations : 1;
@@ -216,8 +237,9 @@ int xp_cli_run(const struct xp_cli *c, const char *host, uint16_t port, int sigf
 		free(rs.v);
 		return xp_cli_fail(o, "out of memory");
 	}
+	plot_intervals(o, &run);
 	for (i = 0; i < n; i++) {
-		if (xp_client_run_ex(o, host, port, sigfd, &hooks, &rs.r[i], &err)) {
+		if (xp_client_run_ex(&run, host, port, sigfd, &hooks, &rs.r[i], &err)) {
 			xp_client_result_free(&rs.r[i]);
 			rc = xp_cli_fail(o, err.msg);
 			break;

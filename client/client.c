@@ -410,6 +410,8 @@ static int run_test(struct client *cl, struct xp_client_result *r, struct xp_err
 	struct xp_msg m;
 	int rc;
 
+	if (cl->hooks && cl->hooks->on_ready)
+		cl->hooks->on_ready(cl->hooks->ctx);
 	memset(&m, 0, sizeof(m));
 	m.type = XP_MSG_READY;
 	if (xp_ctl_send(cl->ctl, &m, CTL_MS, cl->peer, err) ||
@@ -419,6 +421,7 @@ static int run_test(struct client *cl, struct xp_client_result *r, struct xp_err
 		return xp_err_set(err, "out of memory for interval reports");
 	xp_cpu_snap(&a);
 	r->start_time = (int64_t)time(NULL);
+	r->go_wall_ns = xp_wall_ns();
 	cl->t_go = xp_now_ns();
 	xp_group_cmd(&cl->g, XP_CMD_GO);
 	rc = warm_up(cl, r, err);

@@ -28,6 +28,7 @@ struct xp_client_result {
 	int threads;
 	uint16_t port;            /* the server port actually used */
 	int64_t start_time;       /* wall clock (Unix seconds) at GO */
+	uint64_t go_wall_ns;      /* ... in nanoseconds (several hosts' skew) */
 	int direct;               /* some client worker ran in direct mode */
 	struct xp_tcp_flow *tcp_flows; /* client's flows, one entry each */
 	uint32_t ntcp_flows;
@@ -45,6 +46,8 @@ struct xp_client_hooks {
 	void (*on_start)(void *ctx, const struct xp_client_result *r);
 	void (*on_interval)(void *ctx, const struct xp_client_result *r,
 			    const struct xp_interval *iv);
+	/* Flows open, before READY: a fan-out lines its hosts up here. */
+	void (*on_ready)(void *ctx);
 };
 
 int xp_client_run_ex(const struct xp_opts *o, const char *host, uint16_t port,

@@ -184,8 +184,8 @@ static void head(struct xp_plot_ctx *c)
 		xp_svg_raw(c->s, "</desc>\n");
 	}
 	/* 4 pixels beyond the area: a dot on the frame stays round */
-	xp_svg_raw(c->s, "<defs><clipPath id=\"xp-plot-area\"><rect x=\"%.1f\" y=\"%.1f\" "
-		   "width=\"%.1f\" height=\"%.1f\"/></clipPath></defs>\n", c->left - 4,
+	xp_svg_raw(c->s, "<defs><clipPath id=\"xp-plot-area%d\"><rect x=\"%.1f\" y=\"%.1f\" "
+		   "width=\"%.1f\" height=\"%.1f\"/></clipPath></defs>\n", c->p->panel, c->left - 4,
 		   c->top - 4, c->right - c->left + 8, c->bottom - c->top + 8);
 }
 

@@ -93,6 +93,8 @@ struct xp_plot {
 	size_t nmarkers;
 	const char *const *groups; /* BARS charts: ngroups names */
 	size_t ngroups;
+	int panel;             /* several charts in one document: a distinct
+				* number each (it names the chart's clip path) */
 };
 
 /* Defaults for a kind: 800 x 480, automatic bounds, and the axes xperf

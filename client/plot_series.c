@@ -296,7 +296,7 @@ void xp_plot_draw_series(struct xp_plot_ctx *c)
 	const struct xp_plot *p = c->p;
 	size_t i;
 
-	xp_svg_raw(c->s, "<g class=\"data\" clip-path=\"url(#xp-plot-area)\">\n");
+	xp_svg_raw(c->s, "<g class=\"data\" clip-path=\"url(#xp-plot-area%d)\">\n", p->panel);
 	if (p->kind == XP_PLOT_BARS) {
 		for (i = 0; i < p->nseries; i++)
 			bar_chart_series(c, i);

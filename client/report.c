@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "common/clock.h"
+#include "client/report_hist.h"
 #include "client/report_live.h"
 #include "common/json.h"
 #include "client/slo.h"
@@ -398,9 +399,11 @@ static void json_rr(struct xp_json *j, const struct xp_opts *o, const struct xp_
 	xp_json_u64(j, "warmup_transactions", r->warm.transactions);
 	xp_json_str_val(j, "latency_kind", "round_trip");
 	json_latency(j, "latency_us", o, r->hist);
+	xp_json_hist(j, "histogram", r->hist);
 	if (r->raw_hist) {
 		xp_json_dbl(j, "target_transactions_per_second", (double)o->tps);
 		json_latency(j, "uncorrected_latency_us", o, r->raw_hist);
+		xp_json_hist(j, "uncorrected_histogram", r->raw_hist);
 	}
 	xp_json_obj_close(j);
 }

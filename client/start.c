@@ -10,6 +10,8 @@
 #include "client/cli.h"
 #include "client/report.h"
 #include "client/report_live.h"
+#include "client/fanout.h"
+#include "client/sweep.h"
 #include "common/clock.h"
 #include "common/cpu.h"
 #include "common/exitcodes.h"
@@ -67,6 +69,9 @@ int xp_client_main(const struct xp_opts *o)
 {
 	struct xp_server *srv = NULL;
 	struct xp_cli cli;
+	struct xp_sweep sw;
+	struct xp_fanout fo;
+	int fan = o->hosts || (o->client && strchr(o->client, ','));
 	pthread_t thr;
 	struct xp_err err = { "" };
 	char cpus[4096];
@@ -74,16 +79,21 @@ int xp_client_main(const struct xp_opts *o)
 	uint16_t port = (uint16_t)o->port;
 	int sigfd, rc;
 
-	if (xp_cli_prepare(o, &cli, &err))
+	if (xp_cli_prepare(o, &cli, &err) || (o->sweep.n && xp_sweep_prepare(o, &sw, &err)) ||
+	    (fan && xp_fanout_prepare(o, &fo, &err)))
 		return xp_usage_error(o->json_stream ? 2 : o->json, err.msg);
 	sigfd = xp_signal_fd();
-	if (!host) {
+	if (!host && !fan) {
 		if (embedded(o, &srv, &thr, cpus, sizeof(cpus), &err))
 			return xp_cli_fail(o, err.msg);
 		host = o->ipv6 ? "::1" : "127.0.0.1";
 		port = xp_server_port(srv);
 	}
-	rc = xp_cli_run(&cli, host, port, sigfd);
+	if (fan)
+		rc = xp_fanout_run(&cli, &fo, sigfd);
+	else
+		rc = o->sweep.n ? xp_sweep_run(&cli, &sw, host, port, sigfd)
+				: xp_cli_run(&cli, host, port, sigfd);
 	if (srv) {
 		xp_server_stop(srv);
 		pthread_join(thr, NULL);

@@ -17,4 +17,14 @@ static inline uint64_t xp_now_ns(void)
 	return (uint64_t)ts.tv_sec * XP_NS_PER_SEC + (uint64_t)ts.tv_nsec;
 }
 
+/* Wall-clock time in nanoseconds since the epoch: only to compare the
+ * start times of several hosts, never for durations. */
+static inline uint64_t xp_wall_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * XP_NS_PER_SEC + (uint64_t)ts.tv_nsec;
+}
+
 #endif

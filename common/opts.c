@@ -11,7 +11,7 @@
 #include "proto/msg.h"
 
 enum xp_opt_kind { XP_K_FLAG, XP_K_STR, XP_K_SIZE, XP_K_UINT, XP_K_SECS, XP_K_SECS0,
-		   XP_K_TEST, XP_K_RATE, XP_K_SECTION };
+		   XP_K_TEST, XP_K_RATE, XP_K_MULTI, XP_K_SECTION };
 
 struct xp_opt_desc {
 	char sc;
@@ -37,6 +37,18 @@ static const struct xp_opt_desc descs[] = {
 
 #define NDESCS (sizeof(descs) / sizeof(descs[0]))
 #define LONG_ONLY_BASE 256
+
+static int add_multi(void *p, const char *arg, const char *what, struct xp_err *err)
+{
+	struct xp_strs *s = p;
+
+	if (!arg || !*arg)
+		return xp_err_set(err, "%s: empty argument", what);
+	if (s->n == XP_STRS_MAX)
+		return xp_err_set(err, "%s: at most %d times", what, XP_STRS_MAX);
+	s->v[s->n++] = arg;
+	return 0;
+}
 
 /* Store one value into the field the descriptor names. */
 static int set_value(struct xp_opts *o, const struct xp_opt_desc *d,
@@ -92,6 +104,8 @@ static int set_value(struct xp_opts *o, const struct xp_opt_desc *d,
 					  what, arg);
 		*(int *)p = t;
 		return 0;
+	case XP_K_MULTI:
+		return add_multi(p, arg, what, err);
 	case XP_K_SECTION:
 		break;
 	}
@@ -185,6 +199,8 @@ int xp_opts_parse(struct xp_opts *o, int argc, char **argv,
 	}
 	if (optind < argc)
 		return xp_err_set(err, "unexpected argument '%s'", argv[optind]);
+	o->argc = argc;
+	o->argv = argv;
 	return validate(o, err);
 }
 
@@ -271,6 +287,29 @@ static int validate_fast_paths(const struct xp_opts *o, struct xp_err *err)
 	return 0;
 }
 
+/* --sweep, --csv and --plot: what they combine with. */
+static int validate_reports(const struct xp_opts *o, struct xp_err *err)
+{
+	if (o->csv && !o->sweep.n)
+		return xp_err_set(err, "--csv goes with --sweep (one row per point)");
+	if ((o->hosts || (o->client && strchr(o->client, ','))) &&
+	    (o->iterations > 1 || o->sweep.n || o->json_stream || o->interval || o->plot ||
+	     o->slo || o->histogram))
+		return xp_err_set(err, "several servers (-c A,B or --hosts) report one merged "
+				  "table: they do not combine with -I, --sweep, --json-stream, -i, "
+				  "--plot, --slo or --histogram");
+	if (o->hosts && o->server)
+		return xp_err_set(err, "--hosts is a client option");
+	if (!o->sweep.n)
+		return 0;
+	if (o->json_stream || o->interval || o->slo || o->histogram)
+		return xp_err_set(err, "--sweep reports one table: it does not combine with "
+				  "--json-stream, -i, --slo or --histogram");
+	if (o->server)
+		return xp_err_set(err, "--sweep is a client option");
+	return 0;
+}
+
 static int validate(struct xp_opts *o, struct xp_err *err)
 {
 	int cpus[XP_CPUS_MAX];
@@ -299,7 +338,7 @@ static int validate(struct xp_opts *o, struct xp_err *err)
 		return xp_err_set(err, "-p: port 0 is not a server port");
 	if (!o->server && (o->daemon || o->one_off || o->pidfile || o->bind))
 		return xp_err_set(err, "-D, -1, -B and --pidfile are server options (add -s)");
-	if (validate_fast_paths(o, err))
+	if (validate_fast_paths(o, err) || validate_reports(o, err))
 		return -1;
 	return validate_sizes(o, err);
 }
@@ -327,8 +366,13 @@ void xp_opts_usage(FILE *f, const char *prog)
 
 	fprintf(f, "usage: %s -s [server options]\n"
 		   "       %s -c HOST -t TEST [test options]\n"
-		   "       %s -t TEST [test options]   (server in this process, on loopback)\n",
-		prog, prog, prog);
+		   "       %s -t TEST [test options]   (server in this process, on loopback)\n"
+		   "       %s lab [lab options] [test options]   (namespace topologies: "
+		   "%s lab --help)\n"
+		   "       %s merge [--json] RESULT.json...   (add results exactly)\n"
+		   "       %s --netperf-args [netperf options] [-- test options]   "
+		   "(netperf's command line; also when run as netperf)\n",
+		prog, prog, prog, prog, prog, prog, prog);
 	for (i = 0; i < NDESCS; i++) {
 		if (descs[i].kind == XP_K_SECTION)
 			fprintf(f, "\n%s:\n", descs[i].help);
@@ -350,4 +394,59 @@ void xp_opts_list(FILE *f)
 			fprintf(f, "-%c|", descs[i].sc);
 		fprintf(f, "--%s\n", descs[i].lname);
 	}
+}
+
+int xp_opts_set_numeric(struct xp_opts *o, const char *lname, const char *value,
+			struct xp_err *err)
+{
+	size_t i;
+
+	for (i = 0; i < NDESCS; i++) {
+		const struct xp_opt_desc *d = &descs[i];
+
+		if (!d->lname || strcmp(d->lname, lname))
+			continue;
+		if (d->kind != XP_K_SIZE && d->kind != XP_K_UINT && d->kind != XP_K_RATE &&
+		    d->kind != XP_K_SECS && d->kind != XP_K_SECS0)
+			return xp_err_set(err, "--%s takes no number: it cannot be swept", lname);
+		return set_value(o, d, value, err);
+	}
+	return xp_err_set(err, "unknown option '--%s'", lname);
+}
+
+int xp_opts_check(struct xp_opts *o, struct xp_err *err)
+{
+	return validate(o, err);
+}
+
+int xp_opts_get_numeric(const struct xp_opts *o, const char *lname, double *v)
+{
+	size_t i;
+
+	for (i = 0; i < NDESCS; i++) {
+		const struct xp_opt_desc *d = &descs[i];
+		uint64_t u;
+
+		if (!d->lname || strcmp(d->lname, lname))
+			continue;
+		if (d->kind != XP_K_SIZE && d->kind != XP_K_UINT && d->kind != XP_K_RATE &&
+		    d->kind != XP_K_SECS && d->kind != XP_K_SECS0)
+			return -1;
+		memcpy(&u, (const char *)o + d->off, sizeof(u));
+		*v = d->kind == XP_K_SECS || d->kind == XP_K_SECS0 ? (double)u / 1e9 : (double)u;
+		return 0;
+	}
+	return -1;
+}
+
+const char *xp_opts_unit(const char *lname)
+{
+	size_t i;
+
+	for (i = 0; i < NDESCS; i++)
+		if (descs[i].lname && !strcmp(descs[i].lname, lname))
+			return descs[i].kind == XP_K_SIZE ? "B" : descs[i].kind == XP_K_RATE
+			       ? "bit/s" : descs[i].kind == XP_K_SECS ||
+			       descs[i].kind == XP_K_SECS0 ? "s" : "";
+	return "";
 }

@@ -17,6 +17,14 @@
 #define XP_TYPE_SECS0 uint64_t
 #define XP_TYPE_TEST int
 #define XP_TYPE_RATE uint64_t
+#define XP_TYPE_MULTI struct xp_strs
+
+/* An option that may be given several times (MULTI): its values in order. */
+#define XP_STRS_MAX 8
+struct xp_strs {
+	const char *v[XP_STRS_MAX];
+	unsigned n;
+};
 
 struct xp_opts {
 #define XP_SECTION(title)
@@ -25,12 +33,26 @@ struct xp_opts {
 #include "common/opts.def"
 #undef XP_OPT
 #undef XP_SECTION
+	int argc;    /* the command line, for captions (xp_opts_parse) */
+	char **argv;
 };
 
 /* Fill defaults, then parse argv.  Validation of combinations is done
  * here too, in one place.  0, or -1 with a one-line message in err. */
 int xp_opts_parse(struct xp_opts *o, int argc, char **argv,
 		  struct xp_err *err);
+
+/* Set the numeric option named by its long name ("msg-size") from text
+ * ("64K"), as the command line would; then xp_opts_check.  For --sweep.
+ * -1 with err for an unknown or non-numeric option or a bad value. */
+int xp_opts_set_numeric(struct xp_opts *o, const char *lname, const char *value,
+			struct xp_err *err);
+/* The value of that numeric option (seconds for durations).  0 or -1. */
+int xp_opts_get_numeric(const struct xp_opts *o, const char *lname, double *v);
+/* The unit of a numeric option's value: "B", "bit/s", "s" or "". */
+const char *xp_opts_unit(const char *lname);
+/* The validation xp_opts_parse runs, again (after xp_opts_set_numeric). */
+int xp_opts_check(struct xp_opts *o, struct xp_err *err);
 
 /* Only the defaults (what an empty command line gives). */
 void xp_opts_defaults(struct xp_opts *o);

@@ -22,6 +22,7 @@
 #include "lab/exec.h"
 #include "lab/opts.h"
 #include "lab/render.h"
+#include "lab/plot.h"
 #include "lab/report.h"
 #include "lab/run.h"
 
@@ -192,6 +193,37 @@ static int measure(struct lab *l, const struct xp_opts *o, const struct xp_lab_w
 	return 0;
 }
 
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* -I runs of one measurement: the row keeps the median of the main
+ * figure (single-flow Gbit/s, or transactions/s) and its spread. */
+static int measure_runs(struct lab *l, const struct xp_opts *o,
+			const struct xp_lab_where *w, struct xp_lab_row *row, int multi)
+{
+	unsigned i, n = o->iterations ? (unsigned)o->iterations : 1;
+	double v[1000];
+	double *fig = multi ? &row->gbps_multi : row->stream ? &row->gbps1 : &row->tps;
+
+	for (i = 0; i < n; i++) {
+		if (measure(l, o, w, row, multi))
+			return -1;
+		v[i] = *fig;
+	}
+	qsort(v, n, sizeof(v[0]), cmp_dbl);
+	*fig = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	if (!multi) {
+		row->runs = n;
+		row->lo = v[0];
+		row->hi = v[n - 1];
+	}
+	return 0;
+}
+
 static void run_test(struct lab *l, int ti, const struct xp_lab_where *w,
 		     struct xp_lab_row *row)
 {
@@ -205,7 +237,7 @@ static void run_test(struct lab *l, int ti, const struct xp_lab_where *w,
 	if (row->stream) {
 		o.flows = 1;
 		o.threads = 1;
-		if (measure(l, &o, w, row, 0))
+		if (measure_runs(l, &o, w, row, 0))
 			return;
 		if (l->c.a.multi > 1) {
 			row->multi = (uint32_t)l->c.a.multi;
@@ -213,10 +245,10 @@ static void run_test(struct lab *l, int ti, const struct xp_lab_where *w,
 			o.flows = l->c.a.multi;
 			if (o.threads > o.flows)
 				o.threads = o.flows;
-			if (measure(l, &o, w, row, 1))
+			if (measure_runs(l, &o, w, row, 1))
 				return;
 		}
-	} else if (measure(l, &o, w, row, 0)) {
+	} else if (measure_runs(l, &o, w, row, 0)) {
 		return;
 	}
 	row->status = XP_ROW_OK;
@@ -326,6 +358,7 @@ static void skip_topology(struct lab *l, const struct xp_lab_topo *t)
 
 static int run_matrix(struct lab *l)
 {
+	struct xp_err err;
 	struct xp_lab_clean *stale = calloc(1, sizeof(*stale));
 	int i, rc = 0;
 
@@ -344,6 +377,10 @@ static int run_matrix(struct lab *l)
 	else
 		xp_lab_table(stdout, &l->c, &l->rep);
 	fflush(stdout);
+	if (l->c.a.plot && xp_lab_plot(l->c.a.plot, &l->c, &l->rep, &err)) {
+		fprintf(stderr, "xperf lab: %s\n", err.msg);
+		rc = -1;
+	}
 	if (rc || xp_lab_failed_rows(&l->rep) || l->rep.interrupted ||
 	    l->rep.teardown_error[0])
 		return XP_EXIT_FAIL;

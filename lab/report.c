@@ -147,6 +147,9 @@ static void json_row(struct xp_json *j, const struct xp_lab_row *r)
 	json_num(j, "trans_per_sec", ok && r->rr, r->tps);
 	json_num(j, "p50_us", ok && r->rr, r->p50_us);
 	json_num(j, "p99_us", ok && r->rr, r->p99_us);
+	xp_json_u64(j, "runs", r->runs);
+	json_num(j, "spread_min", ok && r->runs > 1, r->lo);
+	json_num(j, "spread_max", ok && r->runs > 1, r->hi);
 	xp_json_u64(j, "errors", r->errors);
 	xp_json_obj_close(j);
 }

@@ -30,6 +30,9 @@ struct xp_lab_row {
 	uint64_t transactions;
 	double tps, p50_us, p99_us;
 	uint32_t flows;            /* flows of the RR run */
+	unsigned runs;             /* -I: runs of each measurement */
+	double lo, hi;             /* -I: the spread of gbps1 (stream) or tps (RR),
+				    * which hold the median */
 	uint64_t errors;           /* recoverable socket errors, both ends */
 };
 

@@ -461,7 +461,7 @@ START_TEST(test_fixed_bounds)
 	p.y.min = 0;
 	p.y.max = 2e9; /* the data go above: clipped to the plot area */
 	svg = render(&p);
-	ck_assert(strstr(svg, "clip-path=\"url(#xp-plot-area)\""));
+	ck_assert(strstr(svg, "clip-path=\"url(#xp-plot-area0)\""));
 	ck_assert(strstr(svg, ">2 Gbit/s<"));
 	ck_assert(!strstr(svg, ">3 Gbit/s<"));
 	free(svg);

@@ -61,6 +61,19 @@ done
 echo "lab: supported here:$supported"
 case "$supported" in *veth*) ;; *) fail "lab: not even veth works" ;; esac
 
+# -I runs and --plot: the median and its spread per row, and the chart
+# (one bar group per topology; panels for stream and RR tests)
+"$XPERF" lab --topology veth -t TCP_STREAM,TCP_RR -l 0.3 -I 3 --multi 0 \
+	--plot "$TMP/lab.svg" --json >"$TMP/runs.json" 2>"$TMP/runs.err" ||
+	fail "lab -I 3 --plot: $(cat "$TMP/runs.err")"
+check "$TMP/runs.json" 'all(r["runs"] == 3 and r["spread_min"] <= r["spread_max"] for r in e["rows"])' \
+	"lab -I 3: runs and spread per row"
+check "$TMP/runs.json" 'e["rows"][0]["spread_min"] <= e["rows"][0]["throughput_gbps"] <= e["rows"][0]["spread_max"]' \
+	"lab -I 3: the median within its spread"
+python3 -c 'import sys, xml.etree.ElementTree as E; r = E.parse(sys.argv[1]).getroot(); assert len([e for e in r if e.tag.endswith("svg")]) == 2' \
+	"$TMP/lab.svg" || fail "lab --plot: not two panels"
+no_leftovers "$(lab_id "$TMP/runs.json")" "lab -I 3"
+
 # A matrix with an unsupported topology, if this kernel has one: the rest
 # is still measured, only that row fails, and the exit status is 1.
 missing=

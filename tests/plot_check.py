@@ -4,6 +4,10 @@
 
 usage: plot_check.py FILE.svg FILE.png SERIES
 
+A document may stack several charts as nested <svg> panels (xperf
+--plot for RR tests): each panel is checked on its own, SERIES counts
+them all.
+
 The SVG must parse as XML (xml.etree), be self-contained (no script, no
 href, no @font-face or @import), have width, height and a matching
 viewBox, and hold exactly SERIES elements with class "series".
@@ -105,6 +109,15 @@ def series_color(el):
     return (color or "").upper()
 
 
+def panels_of(root):
+    """[(y offset, element)]: the nested <svg> panels of a document that
+    stacks several charts, or the root itself for a single chart."""
+    nested = [el for el in root if el.tag == SVG_NS + "svg"]
+    if not nested:
+        return [(0.0, root)]
+    return [(float(el.get("y", "0")), el) for el in nested]
+
+
 def check_svg(path, want):
     try:
         root = ET.parse(path).getroot()
@@ -122,12 +135,16 @@ def check_svg(path, want):
     series = [el for el in root.iter() if "series" in el.get("class", "").split()]
     if len(series) != want:
         fail("%s: %d series elements, want %d" % (path, len(series), want))
-    areas = [el for el in root.iter() if el.get("class") == "plot-area"]
-    if len(areas) != 1:
-        fail("%s: %d plot-area rects" % (path, len(areas)))
-    a = areas[0]
-    area = tuple(float(a.get(k)) for k in ("x", "y", "width", "height"))
-    return w, h, [series_color(el) for el in series], area
+    panels = []
+    for dy, el in panels_of(root):
+        areas = [a for a in el.iter() if a.get("class") == "plot-area"]
+        if len(areas) != 1:
+            fail("%s: %d plot-area rects in a panel" % (path, len(areas)))
+        x, y, aw, ah = (float(areas[0].get(k)) for k in ("x", "y", "width", "height"))
+        colors = [series_color(s) for s in el.iter()
+                  if "series" in s.get("class", "").split()]
+        panels.append(((x, y + dy, aw, ah), colors))
+    return w, h, panels
 
 
 def count_colors(rows, bpp, box):
@@ -147,7 +164,7 @@ def main():
     if len(sys.argv) != 4:
         fail("usage: plot_check.py FILE.svg FILE.png SERIES")
     svg, png, want = sys.argv[1], sys.argv[2], int(sys.argv[3])
-    w, h, colors, area = check_svg(svg, want)
+    w, h, panels = check_svg(svg, want)
     pw, ph, bpp, rows = read_png(png)
     if (pw, ph) != (w, h):
         fail("%s is %dx%d, the SVG %dx%d" % (png, pw, ph, w, h))
@@ -156,21 +173,23 @@ def main():
     if pw * ph - white < pw * ph // 100 or len(everything) < 10:
         fail("%s looks blank: %d non-white pixels, %d colours"
              % (png, pw * ph - white, len(everything)))
-    # inside the frame, 2 pixels in from its stroke
-    box = (int(area[0]) + 2, int(area[1]) + 2,
-           int(area[0] + area[2]) - 2, int(area[1] + area[3]) - 2)
-    inside = count_colors(rows, bpp, box)
-    seen = {c for c in PALETTE if inside.get(c, 0) >= MIN_PIXELS}
-    expected = set(colors)
-    if len(expected) != want:
-        fail("%s: %d series share %d colours" % (svg, want, len(expected)))
-    if seen != expected:
-        fail("%s: palette colours in the plot area %s, series colours %s (pixels: %s)"
-             % (png, sorted(seen), sorted(expected),
-                {c: inside.get(c, 0) for c in PALETTE}))
-    print("plot_check: %s: %d series, colours %s, %d non-white pixels of %d"
-          % (svg.rsplit("/", 1)[-1], want,
-             " ".join("%s=%d" % (c, inside[c]) for c in sorted(seen)),
+    report = []
+    for area, colors in panels:
+        # inside the frame, 2 pixels in from its stroke
+        box = (int(area[0]) + 2, int(area[1]) + 2,
+               int(area[0] + area[2]) - 2, int(area[1] + area[3]) - 2)
+        inside = count_colors(rows, bpp, box)
+        seen = {c for c in PALETTE if inside.get(c, 0) >= MIN_PIXELS}
+        expected = set(colors)
+        if len(expected) != len(colors):
+            fail("%s: %d series share %d colours" % (svg, len(colors), len(expected)))
+        if seen != expected:
+            fail("%s: palette colours in the plot area %s, series colours %s (pixels: %s)"
+                 % (png, sorted(seen), sorted(expected),
+                    {c: inside.get(c, 0) for c in PALETTE}))
+        report.append(" ".join("%s=%d" % (c, inside[c]) for c in sorted(seen)))
+    print("plot_check: %s: %d series in %d panel(s), colours %s, %d non-white pixels of %d"
+          % (svg.rsplit("/", 1)[-1], want, len(panels), " | ".join(report),
              pw * ph - white, pw * ph))
 
 
