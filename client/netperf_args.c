@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "common/cpu.h"
 #include "proto/msg.h"
 
 #define UDP_MAX_PAYLOAD 65507
@@ -159,6 +160,9 @@ static int build_opts(struct xp_np_cfg *c, struct xp_err *err)
 	o->nagle = stream && !c->nodelay; /* netperf leaves Nagle on */
 	if (t->rr && t->persistent)
 		o->burst = (uint64_t)c->burst + 1;
+	/* netperf and netserver run where the scheduler puts them unless -T
+	 * binds them; so do the workers of both ends here */
+	o->cpus = o->remote_cpus = XP_CPUS_NONE;
 	if (c->local_bind >= 0) {
 		snprintf(c->cpus_buf[0], sizeof(c->cpus_buf[0]), "%d", c->local_bind);
 		o->cpus = c->cpus_buf[0];

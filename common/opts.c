@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/cpu.h"
 #include "common/units.h"
 #include "common/tests.h"
 #include "proto/msg.h"
@@ -326,9 +327,10 @@ static int validate(struct xp_opts *o, struct xp_err *err)
 		return xp_err_set(err, "-P: at least one flow");
 	if (!o->threads)
 		return xp_err_set(err, "-T: at least one thread");
-	if (o->cpus && xp_parse_cpus(o->cpus, cpus, XP_CPUS_MAX, "--cpus", err) < 0)
+	if (o->cpus && strcmp(o->cpus, XP_CPUS_NONE) &&
+	    xp_parse_cpus(o->cpus, cpus, XP_CPUS_MAX, "--cpus", err) < 0)
 		return -1;
-	if (o->remote_cpus &&
+	if (o->remote_cpus && strcmp(o->remote_cpus, XP_CPUS_NONE) &&
 	    xp_parse_cpus(o->remote_cpus, cpus, XP_CPUS_MAX, "--remote-cpus", err) < 0)
 		return -1;
 	if (o->remote_cpus && strlen(o->remote_cpus) > XP_MSG_STR_MAX)

@@ -176,13 +176,15 @@ verify demo_o 're.fullmatch(r" *[0-9.]+,Trans/s,0\.2[0-9]{2},1[0-9]{9}\.[0-9]{3}
 sig() {
 	name=$1 s=$2 after=$3
 	shift 3
-	("$XPERF" --netperf-args -H 127.0.0.1 -p "$PORT" "$@" >"$TMP/$name.out" 2>"$TMP/$name.err"; echo $? >"$TMP/$name.rc") &
+	"$XPERF" --netperf-args -H 127.0.0.1 -p "$PORT" "$@" >"$TMP/$name.out" 2>"$TMP/$name.err" &
+	pid=$!
 	sleep "$after"
-	pkill -"$s" -f "netperf-args -H 127.0.0.1 -p $PORT $1 $2 $3 $4" ||
-		fail "$name: nothing to signal"
-	for _ in $(seq 50); do [ -f "$TMP/$name.rc" ] && break; sleep 0.1; done
-	[ "$(cat "$TMP/$name.rc" 2>/dev/null)" = 0 ] ||
-		{ cat "$TMP/$name.err" >&2; fail "$name: exit $(cat "$TMP/$name.rc" 2>/dev/null), want 0 within 5 s of SIG$s"; }
+	kill -s "$s" "$pid" || fail "$name: nothing to signal"
+	for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+	kill -0 "$pid" 2>/dev/null && { kill -9 "$pid"; fail "$name: still running 5 s after SIG$s"; }
+	wait "$pid"
+	rc=$?
+	[ $rc = 0 ] || { cat "$TMP/$name.err" >&2; fail "$name: exit $rc after SIG$s, want 0"; }
 }
 # -l 0: until the signal
 sig l0 ALRM 1.5 -l 0 -t TCP_STREAM -P 0 -v 0
