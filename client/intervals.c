@@ -67,22 +67,21 @@ void xp_interval_free(struct xp_interval *iv)
 }
 
 /* Ask every worker for a snapshot and wait for them (SNAP_WAIT_NS at
- * most); fresh[i] says whether worker i's arrived.  Returns the time of
- * the latest one, or 0 when none did. */
-static uint64_t wait_snaps(struct xp_worker *w, int nw, char *fresh)
+ * most); fresh[i] says whether worker i's arrived.  Returns how many did
+ * not. */
+static uint32_t wait_snaps(struct xp_worker *w, int nw, char *fresh)
 {
-	uint32_t tickets[256];
-	uint64_t deadline = xp_now_ns() + SNAP_WAIT_NS, t = 0;
+	uint32_t tickets[256], late = 0;
+	uint64_t deadline = xp_now_ns() + SNAP_WAIT_NS;
 	int i, n = nw < 256 ? nw : 256;
 
 	for (i = 0; i < n; i++)
 		tickets[i] = xp_worker_snap_request(&w[i]);
 	for (i = 0; i < n; i++) {
 		fresh[i] = xp_worker_await(&w[i], xp_worker_snap_ready, tickets[i], deadline) == 1;
-		if (fresh[i] && w[i].snap.t > t)
-			t = w[i].snap.t;
+		late += !fresh[i];
 	}
-	return t;
+	return late;
 }
 
 /* Fold one worker's snapshot into the interval. */
@@ -132,22 +131,21 @@ int xp_iv_take(struct xp_iv_state *st, struct xp_worker *w, int nw, uint64_t t_g
 	int i;
 
 	memset(out, 0, sizeof(*out));
-	/* a worker too busy (or too starved of CPU) to answer in time keeps
-	 * what it counted for the next interval, which then spans both; with
-	 * no answer at all there is no interval now */
-	t_now = wait_snaps(w, nw, fresh);
-	if (!t_now || t_now <= st->t_prev)
-		return -1;
 	out->flows = calloc(st->nflows, sizeof(*out->flows));
 	if (!out->flows)
 		return -1;
 	for (k = 0; k < st->nflows; k++)
 		out->flows[k].idx = k;
 	out->nflows = st->nflows;
+	/* a worker too busy (or too starved of CPU) to answer in time is not
+	 * read (it may be writing its snapshot right now): what it counted
+	 * shows in the next interval */
+	out->late = wait_snaps(w, nw, fresh);
 	xp_hist_reset(st->sum);
 	for (i = 0; i < nw && i < 256; i++)
 		if (fresh[i])
 			add_worker(st, i, &w[i].snap, out);
+	t_now = xp_now_ns();
 	if (!st->t_prev)
 		st->t_prev = t_go;
 	out->start = (double)(st->t_prev - t_go) / 1e9;

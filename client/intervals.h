@@ -23,6 +23,8 @@ struct xp_interval {
 	double p50_us, p99_us;
 	struct xp_flow_iv *flows; /* sorted by flow index */
 	uint32_t nflows;
+	uint32_t late;          /* workers that did not answer in time: their
+				 * counts show in the next interval */
 };
 
 struct xp_iv_state;

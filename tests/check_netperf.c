@@ -164,8 +164,11 @@ START_TEST(global_options)
 	ck_assert_str_eq(cfg.opts.cpus, "2");
 	ck_assert_str_eq(cfg.opts.remote_cpus, "2");
 	ck_assert_int_eq(parse("-T", ",3", NULL), 0);
-	ck_assert_ptr_null(cfg.opts.cpus);
+	ck_assert_str_eq(cfg.opts.cpus, "none"); /* not bound: not pinned */
 	ck_assert_str_eq(cfg.opts.remote_cpus, "3");
+	ck_assert_int_eq(parse(NULL), 0);
+	ck_assert_str_eq(cfg.opts.cpus, "none");
+	ck_assert_str_eq(cfg.opts.remote_cpus, "none");
 	ck_assert_int_eq(parse("-f", "g", NULL), 0);
 	ck_assert_int_eq(cfg.fmt, 'g');
 	ck_assert_int_eq(parse("-p", "12866,5000", "-H", "::1,6", NULL), 0);
