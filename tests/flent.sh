@@ -6,8 +6,8 @@
 # tcp_upload, tcp_download, tcp_2up and rrul_be must then produce, for every
 # netperf series, data points at the step asked (-s) with absolute times, and
 # a mean within 25% of xperf's own figure for the same load on the same path
-# (native `xperf -c -m 16K --json` clients, netperf's default send size, with
-# workers not pinned to CPUs as the drop-in's and netperf's are not, run
+# (native `xperf -c -m 16K --nagle --json` clients: netperf's default send
+# size, Nagle left on and workers not pinned, as netperf and the drop-in, run
 # just before and just after flent; the run is tried once more when only that
 # comparison fails, as other load on the machine makes single runs noisy).
 #
@@ -105,8 +105,8 @@ native() {
 				ip netns exec "$A" "$REAL_NETPERF_DIR/netperf" -H $IPB -p 12865 -t "$1" \
 					-l $NLEN -P 0 -v 0 -f m >"$out.txt" 2>"$out.err" &
 			else
-				# unpinned, as the drop-in's workers (and netperf) run
-				case $1 in TCP_*) m="-m 16K" ;; *) m= ;; esac
+				# as netperf's load: 16K sends, Nagle on, unpinned
+				case $1 in TCP_*) m="-m 16K --nagle" ;; *) m= ;; esac
 				ip netns exec "$A" "$XPERF" -c $IPB -p 12866 -t "$1" $m -l $NLEN \
 					--cpus none --remote-cpus none --json >"$out.json" 2>"$out.err" &
 			fi
