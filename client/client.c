@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -15,6 +16,7 @@
 #include "common/ctl.h"
 #include "common/units.h"
 #include "common/engine/pace.h"
+#include "client/shape.h"
 
 #define CONNECT_MS 5000
 #define CTL_MS 15000
@@ -34,7 +36,16 @@ struct client {
 	struct xp_run run;
 	struct xp_group g;
 	const struct xp_test *ops;  /* facts about the test */
+	uint32_t server_senders;    /* -n/-k: server flows with a share */
+	int server_done;            /* ... and the server said DONE */
 };
+
+/* The server sends on some flow (its data, or --bidir's reverse half):
+ * it is told to STOP before the client's receivers wait for the end. */
+static int server_sends(const struct client *cl)
+{
+	return cl->ops->server_sends || cl->run.bidir;
+}
 
 static int family(const struct xp_opts *o)
 {
@@ -62,10 +73,10 @@ static int send_setup(struct client *cl, struct xp_err *err)
 	memset(&m, 0, sizeof(m));
 	m.type = XP_MSG_SETUP;
 	m.u.setup.test = (uint64_t)o->test;
-	m.u.setup.duration_ms = o->length / XP_NS_PER_MS;
+	m.u.setup.duration_ms = xp_opts_duration_ns(o) / XP_NS_PER_MS;
 	m.u.setup.req_size = xp_opts_req_size(o);
 	m.u.setup.rsp_size = xp_opts_rsp_size(o);
-	m.u.setup.flows = o->flows;
+	m.u.setup.flows = cl->run.flows;
 	m.u.setup.threads = o->threads;
 	m.u.setup.nodelay = (uint64_t)xp_opts_nodelay(o);
 	sockopts(o, 1, &so);
@@ -84,6 +95,9 @@ static int send_setup(struct client *cl, struct xp_err *err)
 	m.u.setup.burst = o->burst;
 	m.u.setup.pace_burst = o->pace_burst;
 	m.u.setup.rcvlowat = o->rcvlowat;
+	m.u.setup.bidir = cl->run.bidir;
+	m.u.setup.quota = cl->run.quota;
+	m.u.setup.omit_ms = o->omit / XP_NS_PER_MS + (o->omit % XP_NS_PER_MS != 0);
 	return xp_ctl_send_min(cl->ctl, &m, XP_CTL_NETPERF_LEN, CTL_MS, cl->peer, err);
 }
 
@@ -195,8 +209,14 @@ static void fill_run(struct client *cl)
 	sockopts(o, 0, &r->so);
 	r->rr_timeout_ns = o->rr_timeout;
 	r->peer = cl->addr;
-	r->flows = (uint32_t)o->flows;
+	r->flows = (uint32_t)xp_opts_flows_total(o);
 	r->threads = (uint32_t)o->threads;
+	r->bidir = (uint8_t)o->bidir;
+	r->omit = o->omit != 0;
+	r->quota = xp_opts_quota(o);
+	r->quota_flows = xp_run_quota_flows(r, XP_ROLE_CLIENT);
+	r->done_fd = -1;
+	cl->server_senders = xp_run_quota_flows(r, XP_ROLE_SERVER);
 	r->spin = o->spin;
 	r->gso = !o->no_gso;
 	r->zerocopy = o->zerocopy;
@@ -218,29 +238,54 @@ static int connect_control(struct client *cl, const char *host, uint16_t port,
 	return cl->ctl < 0 ? -1 : 0;
 }
 
-/* Sleep until `until`, waking early if the server speaks (it can only be
- * an error or a close) or a signal arrives.  0: reached; 1: interrupted
- * by a signal; -1: server error. */
+/* -n/-k: every sender of both ends has sent its share (or ended). */
+static int senders_done(const struct client *cl)
+{
+	if (!cl->run.quota)
+		return 0;
+	return atomic_load(&cl->run.quota_done) >= cl->run.quota_flows &&
+	       (!cl->server_senders || cl->server_done);
+}
+
+/* The server spoke: DONE (-n/-k) is taken note of; anything else can only
+ * be an error or a close.  0 or -1. */
+static int server_spoke(struct client *cl, struct xp_err *err)
+{
+	struct xp_msg m;
+
+	if (xp_ctl_recv(cl->ctl, &m, 1000, cl->peer, err))
+		return -1;
+	if (m.type == XP_MSG_DONE && cl->server_senders) {
+		cl->server_done = 1;
+		return 0;
+	}
+	return xp_err_set(err, "server %s ended the test: %s", cl->peer,
+			  m.type == XP_MSG_ERROR ? m.u.error.text : xp_msg_type_name(m.type));
+}
+
+/* Sleep until `until`, waking early if the server speaks, a signal
+ * arrives or the -n/-k senders are done.  0: reached; 1: interrupted by a
+ * signal; 2: senders done; -1: server error. */
 static int wait_until(struct client *cl, uint64_t until, struct xp_err *err)
 {
-	struct pollfd p[2] = { { .fd = cl->ctl, .events = POLLIN },
-			       { .fd = cl->sigfd, .events = POLLIN } };
-	uint64_t now;
+	struct pollfd p[3] = { { .fd = cl->ctl, .events = POLLIN },
+			       { .fd = cl->sigfd, .events = POLLIN },
+			       { .fd = cl->run.done_fd, .events = POLLIN } };
+	uint64_t now, v;
 
 	while ((now = xp_now_ns()) < until) {
 		int ms = (int)((until - now + XP_NS_PER_MS - 1) / XP_NS_PER_MS);
-		int n = poll(p, cl->sigfd >= 0 ? 2 : 1, ms > 1000 ? 1000 : ms);
-		struct xp_msg m;
+		int n;
 
+		if (senders_done(cl))
+			return 2;
+		n = poll(p, 3, ms > 1000 ? 1000 : ms);
 		if (n > 0 && (p[1].revents & POLLIN))
 			return 1;
-		if (n > 0 && p[0].revents) {
-			if (xp_ctl_recv(cl->ctl, &m, 1000, cl->peer, err) == 0)
-				xp_err_set(err, "server %s ended the test: %s", cl->peer,
-					   m.type == XP_MSG_ERROR ? m.u.error.text
-								  : xp_msg_type_name(m.type));
+		if (n > 0 && (p[2].revents & POLLIN) && read(p[2].fd, &v, sizeof(v)) < 0)
+			p[2].fd = -1; /* cannot happen: the counter is there to read */
+		if (n > 0 && p[0].revents && server_spoke(cl, err))
 			return -1;
-		}
 	}
 	return 0;
 }
@@ -251,6 +296,7 @@ static void take_interval(struct client *cl, struct xp_client_result *r)
 
 	if (xp_iv_take(cl->iv, cl->g.w, cl->g.n, cl->t_go, &iv))
 		return;
+	iv.bidir = r->bidir;
 	n = realloc(r->intervals, (r->nintervals + 1) * sizeof(*n));
 	if (!n) {
 		xp_interval_free(&iv);
@@ -267,7 +313,7 @@ static void take_interval(struct client *cl, struct xp_client_result *r)
 static int wait_duration(struct client *cl, struct xp_client_result *r,
 			 struct xp_err *err)
 {
-	uint64_t iv = cl->o->interval, until = cl->t_go + cl->o->length;
+	uint64_t iv = cl->o->interval, until = cl->t_go + xp_opts_duration_ns(cl->o);
 	uint64_t next = iv ? cl->t_go + iv : until, last = cl->t_go;
 	int rc;
 
@@ -281,30 +327,33 @@ static int wait_duration(struct client *cl, struct xp_client_result *r,
 	}
 	if (rc >= 0 && iv && xp_now_ns() - last > iv / 10)
 		take_interval(cl, r);
-	return rc;
+	return rc == 2 ? 0 : rc;
 }
 
 /* --warmup (RR tests): transactions run for that long before the measured
  * part and are counted apart, on both ends: the client's workers move
  * theirs to w->warm when told, and the server's totals are corrected
- * after the test (discount_warmup).  0 as wait_until, with cl->t_go moved
- * to where the measurement starts. */
+ * after the test (discount_warmup; exact: every request the client
+ * completed in it, the server served).  --omit (stream tests): the same
+ * on the client, and MEASURE has the server's workers start again too
+ * (client/shape.h).  0 as wait_until, with cl->t_go moved to where the
+ * measurement starts. */
 static int warm_up(struct client *cl, struct xp_client_result *r, struct xp_err *err)
 {
-	uint64_t deadline;
-	int i, rc;
+	uint64_t secs = cl->ops->rr ? xp_opts_warmup_ns(cl->o) : cl->o->omit;
+	int rc;
 
-	if (!cl->ops->rr || !cl->o->warmup)
+	if (!secs)
 		return 0;
-	rc = wait_until(cl, cl->t_go + cl->o->warmup, err);
+	rc = wait_until(cl, cl->t_go + secs, err);
 	if (rc)
 		return rc;
-	for (i = 0; i < cl->g.n; i++)
-		xp_worker_measure(&cl->g.w[i]);
-	deadline = xp_now_ns() + XP_NS_PER_SEC;
-	for (i = 0; i < cl->g.n; i++)
-		xp_worker_await(&cl->g.w[i], xp_worker_measured, 0, deadline);
-	r->warmup_ns = cl->o->warmup;
+	if (xp_shape_measure(&cl->g, cl->ops->rr ? -1 : cl->ctl, cl->peer, err))
+		return -1;
+	if (cl->ops->rr)
+		r->warmup_ns = secs;
+	else
+		r->omit_ns = secs;
 	cl->t_go = xp_now_ns();
 	r->start_time = (int64_t)time(NULL);
 	return 0;
@@ -318,6 +367,9 @@ static void discount_warmup(struct xp_client_result *r)
 	struct xp_counters *s = &r->remote.c;
 	const struct xp_counters *w = &r->warm;
 	uint64_t served = xp_test(r->test)->udp ? w->datagrams_sent : w->transactions;
+
+	if (!r->warmup_ns)
+		return;
 
 #define TAKE(field, n) (field) -= (n) < (field) ? (n) : (field)
 	TAKE(s->transactions, served);
@@ -338,20 +390,6 @@ static int send_stop(struct client *cl, uint64_t dgrams, struct xp_err *err)
 	return xp_ctl_send(cl->ctl, &m, CTL_MS, cl->peer, err);
 }
 
-static void collect_tcp_flows(struct xp_client_result *r, const struct xp_worker *w)
-{
-	struct xp_tcp_flow *n;
-
-	if (!w->ntcpi)
-		return;
-	n = realloc(r->tcp_flows, (r->ntcp_flows + w->ntcpi) * sizeof(*n));
-	if (!n)
-		return;
-	memcpy(n + r->ntcp_flows, w->tcpi, w->ntcpi * sizeof(*n));
-	r->tcp_flows = n;
-	r->ntcp_flows += w->ntcpi;
-}
-
 static void collect(struct client *cl, struct xp_client_result *r,
 		    const struct xp_cpu_snap *a, const struct xp_cpu_snap *b)
 {
@@ -369,31 +407,25 @@ static void collect(struct client *cl, struct xp_client_result *r,
 		if (w->raw_hist && (r->raw_hist || (r->raw_hist = xp_hist_new())))
 			xp_hist_merge(r->raw_hist, w->raw_hist);
 		r->direct |= w->direct;
-		collect_tcp_flows(r, w);
+		xp_shape_collect(r, w);
 	}
 	if (r->local.warning[0])
 		snprintf(r->warning, sizeof(r->warning), "%s", r->local.warning);
 	r->threads = cl->g.n;
 }
 
-/* The server's per-flow TCP_INFO messages, then its RESULT. */
+/* The server's per-flow results (FLOW), then its RESULT; a DONE sent as
+ * the client's timer ended the test is passed over. */
 static int recv_result(struct client *cl, struct xp_client_result *r, struct xp_msg *m,
 		       struct xp_err *err)
 {
 	for (;;) {
-		struct xp_tcp_flow *n;
-
 		if (xp_ctl_recv(cl->ctl, m, CTL_MS + 10000, cl->peer, err))
 			return -1;
-		if (m->type != XP_MSG_TCPINFO)
+		if (m->type == XP_MSG_FLOW)
+			xp_shape_remote_flow(r, &m->u.flow, cl->run.flows);
+		else if (m->type != XP_MSG_DONE || !cl->server_senders)
 			break;
-		if (r->ntcp_remote_flows >= cl->run.flows)
-			continue; /* more than there were flows: ignore the rest */
-		n = realloc(r->tcp_remote_flows, (r->ntcp_remote_flows + 1) * sizeof(*n));
-		if (!n)
-			continue;
-		r->tcp_remote_flows = n;
-		n[r->ntcp_remote_flows++] = m->u.tcpinfo;
 	}
 	if (m->type == XP_MSG_ERROR)
 		return xp_err_set(err, "%s: %s", cl->who, m->u.error.text);
@@ -436,17 +468,20 @@ static int run_test(struct client *cl, struct xp_client_result *r, struct xp_err
 		return -1;
 	r->interrupted = rc == 1;
 	xp_group_cmd(&cl->g, XP_CMD_STOP);
-	if (cl->ops->server_sends && send_stop(cl, 0, err))
+	if (server_sends(cl) && send_stop(cl, 0, err))
 		return -1;
 	xp_group_join(&cl->g);
 	xp_cpu_snap(&b);
 	collect(cl, r, &a, &b);
-	if (!cl->ops->server_sends && send_stop(cl, r->local.c.datagrams_sent, err))
+	if (!server_sends(cl) && send_stop(cl, r->local.c.datagrams_sent, err))
 		return -1;
 	if (recv_result(cl, r, &m, err))
 		return -1;
 	r->remote = m.u.result;
+	xp_shape_sort(r);
 	discount_warmup(r);
+	xp_shape_fix_warmup(r);
+	xp_shape_fix_omit(r);
 	if (!r->warning[0] && r->remote.warning[0])
 		snprintf(r->warning, sizeof(r->warning), "server: %s", r->remote.warning);
 	return 0;
@@ -460,6 +495,9 @@ static int setup(struct client *cl, struct xp_err *err)
 	    xp_ctl_expect(cl->ctl, &m, XP_MSG_SETUP_OK, CTL_MS, cl->who, err))
 		return -1;
 	cl->run.cookie = m.u.setup_ok.cookie;
+	if (cl->run.quota_flows &&
+	    (cl->run.done_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) < 0)
+		return xp_err_sys(err, errno, "eventfd for -n/-k");
 	if (make_workers(cl, err) || open_flows(cl, err) || xp_group_start(&cl->g, err))
 		return -1;
 	return 0;
@@ -471,6 +509,8 @@ static void cleanup(struct client *cl)
 	xp_iv_free(cl->iv);
 	if (cl->ctl >= 0)
 		close(cl->ctl);
+	if (cl->run.done_fd >= 0)
+		close(cl->run.done_fd);
 }
 
 int xp_client_run(const struct xp_opts *o, const char *host, uint16_t port,
@@ -496,6 +536,10 @@ int xp_client_run_ex(const struct xp_opts *o, const char *host, uint16_t port,
 	r->test = o->test;
 	r->req = xp_opts_req_size(o);
 	r->rsp = xp_opts_rsp_size(o);
+	r->bidir = o->bidir;
+	r->quota = xp_opts_quota(o);
+	r->flows_opened = (uint32_t)xp_opts_flows_total(o);
+	cl.run.done_fd = -1;
 	r->hist = xp_hist_new();
 	if (!r->hist)
 		return xp_err_set(err, "out of memory");
@@ -520,9 +564,9 @@ void xp_client_result_free(struct xp_client_result *r)
 	free(r->intervals);
 	r->intervals = NULL;
 	r->nintervals = 0;
-	free(r->tcp_flows);
-	free(r->tcp_remote_flows);
-	r->tcp_flows = r->tcp_remote_flows = NULL;
+	free(r->flows);
+	free(r->remote_flows);
+	r->flows = r->remote_flows = NULL;
 	xp_hist_free(r->hist);
 	xp_hist_free(r->raw_hist);
 	r->hist = r->raw_hist = NULL;

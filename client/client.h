@@ -30,10 +30,15 @@ struct xp_client_result {
 	int64_t start_time;       /* wall clock (Unix seconds) at GO */
 	uint64_t go_wall_ns;      /* ... in nanoseconds (several hosts' skew) */
 	int direct;               /* some client worker ran in direct mode */
-	struct xp_tcp_flow *tcp_flows; /* client's flows, one entry each */
-	uint32_t ntcp_flows;
-	struct xp_tcp_flow *tcp_remote_flows; /* the server's, from TCPINFO */
-	uint32_t ntcp_remote_flows;
+	/* Each persistent flow's result at each end (counters and, for TCP,
+	 * TCP_INFO): the client's own, and the server's from its FLOW
+	 * messages; any order. */
+	struct xp_flow_result *flows, *remote_flows;
+	uint32_t nflows, nremote_flows;
+	uint32_t flows_opened;    /* -P, twice with --bidir */
+	int bidir;                /* --bidir: flows from flows_opened/2 on go back */
+	uint64_t quota;           /* -n/-k: units each direction sent (0: none) */
+	uint64_t omit_ns;         /* the --omit that ran (0: none) */
 	struct xp_interval *intervals; /* -i: one per interval */
 	uint32_t nintervals;
 	int interrupted;          /* stopped early by a signal */

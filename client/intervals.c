@@ -119,7 +119,22 @@ static void add_worker(struct xp_iv_state *st, int i, const struct xp_snap *s,
 		prev->bytes = f->bytes;
 		prev->trans = f->trans;
 		prev->retrans = f->retrans;
+		o->jitter_ms = f->jitter_n ? (double)f->jitter_ns / 1e6 : -1;
 	}
+}
+
+/* The mean of the flows' jitter, where they have one. */
+static double mean_jitter(const struct xp_interval *iv)
+{
+	double sum = 0;
+	uint32_t k, n = 0;
+
+	for (k = 0; k < iv->nflows; k++)
+		if (iv->flows[k].jitter_ms >= 0) {
+			sum += iv->flows[k].jitter_ms;
+			n++;
+		}
+	return n ? sum / n : -1;
 }
 
 int xp_iv_take(struct xp_iv_state *st, struct xp_worker *w, int nw, uint64_t t_go,
@@ -134,8 +149,10 @@ int xp_iv_take(struct xp_iv_state *st, struct xp_worker *w, int nw, uint64_t t_g
 	out->flows = calloc(st->nflows, sizeof(*out->flows));
 	if (!out->flows)
 		return -1;
-	for (k = 0; k < st->nflows; k++)
+	for (k = 0; k < st->nflows; k++) {
 		out->flows[k].idx = k;
+		out->flows[k].jitter_ms = -1;
+	}
 	out->nflows = st->nflows;
 	/* a worker too busy (or too starved of CPU) to answer in time is not
 	 * read (it may be writing its snapshot right now): what it counted
@@ -154,5 +171,6 @@ int xp_iv_take(struct xp_iv_state *st, struct xp_worker *w, int nw, uint64_t t_g
 	out->count = xp_hist_count(st->sum);
 	out->p50_us = xp_hist_percentile(st->sum, 50) / 1e3;
 	out->p99_us = xp_hist_percentile(st->sum, 99) / 1e3;
+	out->jitter_ms = mean_jitter(out);
 	return 0;
 }

@@ -12,6 +12,7 @@
 struct xp_flow_iv {
 	uint32_t idx;
 	uint64_t bytes, trans, retrans;
+	double jitter_ms;       /* UDP receiver: its jitter at the interval's end; < 0: none */
 };
 
 struct xp_interval {
@@ -21,6 +22,8 @@ struct xp_interval {
 	uint64_t datagrams_sent, datagrams_received, lost;
 	uint64_t count;         /* latency samples in the interval */
 	double p50_us, p99_us;
+	double jitter_ms;       /* UDP: mean of the receiving flows' jitter; < 0: none */
+	int bidir;              /* --bidir: bytes_sent and bytes_received are each a direction */
 	struct xp_flow_iv *flows; /* sorted by flow index */
 	uint32_t nflows;
 	uint32_t late;          /* workers that did not answer in time: their

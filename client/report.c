@@ -8,6 +8,8 @@
 
 #include "common/clock.h"
 #include "client/report_hist.h"
+#include "client/report_dir.h"
+#include "client/report_flows.h"
 #include "client/report_live.h"
 #include "common/json.h"
 #include "client/slo.h"
@@ -36,58 +38,26 @@ static int is_rr(int t)
 	return xp_test(t)->rr;
 }
 
-/* Stream tests: who sent and who received, with their own clocks. */
-struct sides {
-	uint64_t sent, recv, sent_ns, recv_ns;
-	uint64_t retrans; /* the sender's TCP retransmissions (RR: both ends') */
-};
-
-static void stream_sides(const struct xp_client_result *r, struct sides *s)
-{
-	if (xp_test(r->test)->server_sends) {
-		s->sent = r->remote.c.bytes_sent;
-		s->sent_ns = r->remote.elapsed_ns ? r->remote.elapsed_ns : r->local.active_ns;
-		s->recv = r->local.c.bytes_received;
-		s->recv_ns = r->local.elapsed_ns;
-		s->retrans = r->remote.tcp.retrans;
-	} else {
-		s->sent = r->local.c.bytes_sent;
-		s->sent_ns = r->local.active_ns;
-		s->recv = r->remote.c.bytes_received;
-		s->recv_ns = r->remote.elapsed_ns ? r->remote.elapsed_ns : r->local.active_ns;
-		s->retrans = r->local.tcp.retrans;
-	}
-}
-
-/* RR tests: requests out, requests in at the server, both over the
- * client's duration. */
-static void sides_of(const struct xp_client_result *r, struct sides *s)
-{
-	if (!is_rr(r->test)) {
-		stream_sides(r, s);
-		return;
-	}
-	s->sent = r->local.c.bytes_sent;
-	s->sent_ns = r->local.active_ns;
-	s->recv = r->remote.c.bytes_received;
-	s->recv_ns = r->local.active_ns;
-	s->retrans = r->local.tcp.retrans + r->remote.tcp.retrans;
-}
-
+/* Stream tests are read by direction (client/report_dir.h); RR tests:
+ * requests out, requests in at the server, both over the client's
+ * duration. */
 double xp_report_received_bps(const struct xp_client_result *r)
 {
-	struct sides s;
-
-	sides_of(r, &s);
-	return per_sec(s.recv, s.recv_ns) * 8;
+	if (!is_rr(r->test))
+		return xp_dir_received_bps(r);
+	return per_sec(r->remote.c.bytes_received, r->local.active_ns) * 8;
 }
 
-static uint64_t udp_lost(const struct xp_client_result *r)
+/* What a stream test's receivers got, both ways. */
+static uint64_t received_bytes(const struct xp_client_result *r)
 {
-	if (is_rr(r->test))
-		return r->local.c.lost;
-	return r->local.c.datagrams_sent > r->remote.c.datagrams_received
-		       ? r->local.c.datagrams_sent - r->remote.c.datagrams_received : 0;
+	struct xp_dir d[2];
+	uint64_t sum = 0;
+	int i, n = xp_report_dirs(r, d);
+
+	for (i = 0; i < n; i++)
+		sum += d[i].received;
+	return sum;
 }
 
 static double pct(uint64_t part, uint64_t whole)
@@ -108,59 +78,22 @@ static double service_demand(const struct xp_client_result *r, int remote)
 	uint64_t ppm = remote ? r->remote.host_busy_ppm : r->local.host_busy_ppm;
 	double ncpus = remote ? (double)r->remote.ncpus : (double)sysconf(_SC_NPROCESSORS_ONLN);
 	double busy_us = (double)ppm / 1e6 * ncpus * (double)r->local.active_ns / 1e3;
-	struct sides s;
 	double units;
 
-	sides_of(r, &s);
-	units = is_rr(r->test) ? (double)r->local.c.transactions : (double)s.recv / 1024;
+	units = is_rr(r->test) ? (double)r->local.c.transactions
+			       : (double)received_bytes(r) / 1024;
 	return units > 0 && ncpus > 0 ? busy_us / units : -1;
 }
 
-static void human_bytes(char *buf, size_t len, uint64_t b)
+/* UDP_RR: requests out, answered, timed out. */
+static void human_udp_rr(FILE *f, const struct xp_client_result *r)
 {
-	const char *u[] = { "B", "KiB", "MiB", "GiB", "TiB" };
-	double v = (double)b;
-	int i = 0;
+	uint64_t sent = r->local.c.datagrams_sent, lost = r->local.c.lost;
 
-	while (v >= 1024 && i < 4) {
-		v /= 1024;
-		i++;
-	}
-	snprintf(buf, len, i ? "%.2f %s" : "%.0f %s", v, u[i]);
-}
-
-static void human_stream(FILE *f, const struct xp_client_result *r)
-{
-	struct sides s;
-	char b1[32], b2[32];
-	const char *snd = xp_test(r->test)->server_sends ? "server" : "client";
-	const char *rcv = xp_test(r->test)->server_sends ? "client" : "server";
-
-	stream_sides(r, &s);
-	human_bytes(b1, sizeof(b1), s.sent);
-	human_bytes(b2, sizeof(b2), s.recv);
-	fprintf(f, "  sent     %12s in %6.2f s = %10.3f Gbit/s  (%s)\n", b1,
-		secs(s.sent_ns), per_sec(s.sent, s.sent_ns) * 8 / 1e9, snd);
-	fprintf(f, "  received %12s in %6.2f s = %10.3f Gbit/s  (%s)\n", b2,
-		secs(s.recv_ns), per_sec(s.recv, s.recv_ns) * 8 / 1e9, rcv);
-}
-
-static void human_udp(FILE *f, const struct xp_client_result *r)
-{
-	uint64_t sent = r->local.c.datagrams_sent, lost = udp_lost(r);
-
-	if (!is_rr(r->test))
-		fprintf(f, "  datagrams sent %llu, received %llu, lost %llu (%.3f%%), "
-			"out of order %llu, duplicates %llu\n",
-			(unsigned long long)sent, (unsigned long long)r->remote.c.datagrams_received,
-			(unsigned long long)lost, pct(lost, sent),
-			(unsigned long long)r->remote.c.out_of_order,
-			(unsigned long long)r->remote.c.duplicates);
-	else
-		fprintf(f, "  requests sent %llu, answered %llu, timed out (lost) %llu "
-			"(%.3f%%)\n", (unsigned long long)sent,
-			(unsigned long long)r->local.c.transactions, (unsigned long long)lost,
-			pct(lost, sent));
+	fprintf(f, "  requests sent %llu, answered %llu, timed out (lost) %llu "
+		"(%.3f%%)\n", (unsigned long long)sent,
+		(unsigned long long)r->local.c.transactions, (unsigned long long)lost,
+		pct(lost, sent));
 }
 
 static void human_latency(FILE *f, const char *what, const struct xp_opts *o,
@@ -217,9 +150,10 @@ void xp_report_human(FILE *f, const struct xp_opts *o, const struct xp_client_re
 {
 	char note[96];
 
-	fprintf(f, "xperf %s %s to %s: %llu flow%s, %d thread%s each side, %.2f s%s\n",
+	fprintf(f, "xperf %s %s to %s: %llu flow%s%s, %d thread%s each side, %.2f s%s\n",
 		PACKAGE_VERSION, xp_test_name(r->test), r->server,
-		(unsigned long long)o->flows, o->flows == 1 ? "" : "s", r->threads,
+		(unsigned long long)o->flows, o->flows == 1 ? "" : "s",
+		r->bidir ? " each way" : "", r->threads,
 		r->threads == 1 ? "" : "s", secs(r->local.active_ns),
 		r->interrupted ? " (interrupted)" : "");
 	if (is_rr(r->test))
@@ -228,12 +162,14 @@ void xp_report_human(FILE *f, const struct xp_opts *o, const struct xp_client_re
 	else
 		fprintf(f, "  %llu B per send%s\n", (unsigned long long)r->req,
 			is_udp(r->test) ? "" : xp_opts_nodelay(o) ? ", TCP_NODELAY" : ", Nagle on");
+	xp_report_human_shape(f, o, r);
 	if (is_rr(r->test))
 		human_rr(f, o, r);
 	else
-		human_stream(f, r);
-	if (is_udp(r->test))
-		human_udp(f, r);
+		xp_report_human_dirs(f, r);
+	xp_report_human_flows(f, r);
+	if (is_udp(r->test) && is_rr(r->test))
+		human_udp_rr(f, r);
 	fprintf(f, "  cpu      client %.1f%% of a CPU (host %.1f%%), server %.1f%% (host "
 		"%.1f%%); worker CPUs client [%s] server [%s]\n", xp_side_proc_percent(&r->local),
 		(double)r->local.host_busy_ppm / 1e4, remote_proc_pct(r),
@@ -304,10 +240,15 @@ void xp_report_json_start(struct xp_json *j, const struct xp_opts *o,
 	xp_json_u64(j, "rate_bps", o->rate);
 	xp_json_u64(j, "pace_burst", o->pace_burst);
 	xp_json_u64(j, "rcvlowat_bytes", o->rcvlowat);
-	xp_json_dbl(j, "warmup_s", is_rr(o->test) ? secs(o->warmup) : 0);
+	xp_json_dbl(j, "warmup_s", secs(xp_opts_warmup_ns(o)));
+	xp_json_bool(j, "reverse", o->reverse);
+	xp_json_bool(j, "bidir", o->bidir);
+	xp_json_dbl(j, "omit_s", secs(o->omit));
+	xp_json_u64(j, "bytes", o->bytes);
+	xp_json_u64(j, "count", o->count);
 	xp_json_bool(j, "gso", is_udp(o->test) && xp_test(o->test)->bulk && !o->no_gso);
 	xp_json_bool(j, "zerocopy", o->zerocopy);
-	xp_json_dbl(j, "duration_s", secs(o->length));
+	xp_json_dbl(j, "duration_s", secs(xp_opts_duration_ns(o)));
 	xp_json_u64(j, "msg_size_bytes", xp_opts_req_size(o));
 	xp_json_u64(j, "rsp_size_bytes", xp_opts_rsp_size(o));
 	xp_json_u64(j, "num_streams", o->flows);
@@ -323,20 +264,6 @@ void xp_report_json_start(struct xp_json *j, const struct xp_opts *o,
 	xp_json_dbl(j, "rr_timeout_s", secs(o->rr_timeout));
 	xp_json_str_val(j, "family", o->ipv4 ? "ipv4" : o->ipv6 ? "ipv6" : "any");
 	xp_json_obj_close(j);
-	xp_json_obj_close(j);
-}
-
-/* iperf3's end.sum_sent / sum_received; TCP tests add the sender's
- * retransmits to sum_sent, where iperf3 puts them. */
-static void json_sum(struct xp_json *j, const char *key, uint64_t bytes, uint64_t ns,
-		     const uint64_t *retrans)
-{
-	xp_json_obj_open(j, key);
-	xp_json_u64(j, "bytes", bytes);
-	xp_json_dbl(j, "seconds", secs(ns));
-	xp_json_dbl(j, "bits_per_second", per_sec(bytes, ns) * 8);
-	if (retrans)
-		xp_json_u64(j, "retransmits", *retrans);
 	xp_json_obj_close(j);
 }
 
@@ -408,19 +335,18 @@ static void json_rr(struct xp_json *j, const struct xp_opts *o, const struct xp_
 	xp_json_obj_close(j);
 }
 
-static void json_udp(struct xp_json *j, const struct xp_client_result *r)
+/* UDP_RR: requests sent, answered, timed out. */
+static void json_udp_rr(struct xp_json *j, const struct xp_client_result *r)
 {
-	uint64_t lost = udp_lost(r), sent = r->local.c.datagrams_sent;
+	struct xp_dir d = {
+		.dgrams_sent = r->local.c.datagrams_sent,
+		.dgrams_received = r->local.c.datagrams_received,
+		.lost = r->local.c.lost,
+		.out_of_order = r->remote.c.out_of_order,
+		.duplicates = r->remote.c.duplicates,
+	};
 
-	xp_json_obj_open(j, "udp");
-	xp_json_u64(j, "packets_sent", sent);
-	xp_json_u64(j, "packets_received", is_rr(r->test) ? r->local.c.datagrams_received
-							       : r->remote.c.datagrams_received);
-	xp_json_u64(j, "lost", lost);
-	xp_json_dbl(j, "lost_percent", pct(lost, sent));
-	xp_json_u64(j, "out_of_order", r->remote.c.out_of_order);
-	xp_json_u64(j, "duplicates", r->remote.c.duplicates);
-	xp_json_obj_close(j);
+	xp_report_json_udp(j, "udp", &d, 0);
 }
 
 static void json_side(struct xp_json *j, const char *key, const struct xp_side_result *r)
@@ -435,6 +361,8 @@ static void json_side(struct xp_json *j, const char *key, const struct xp_side_r
 	xp_json_u64(j, "transactions", c->transactions);
 	xp_json_u64(j, "errors", c->errors);
 	xp_json_u64(j, "retransmits", r->tcp.retrans);
+	xp_json_u64(j, "omitted_bytes_sent", r->omitted_bytes_sent);
+	xp_json_u64(j, "omitted_bytes_received", r->omitted_bytes_received);
 	xp_json_u64(j, "cpu_user_us", r->cpu_user_us);
 	xp_json_u64(j, "cpu_system_us", r->cpu_sys_us);
 	json_cpus(j, "worker_cpus", r->cpus);
@@ -464,14 +392,16 @@ static void json_tcp_totals(struct xp_json *j, const char *key, const struct xp_
 	xp_json_u64(j, "delivery_rate_bps", t->delivery_rate_bps);
 }
 
-static void json_tcp_flows(struct xp_json *j, const struct xp_tcp_flow *fl, uint32_t n)
+static void json_tcp_flows(struct xp_json *j, const struct xp_flow_result *fl, uint32_t n)
 {
 	uint32_t i;
 
 	xp_json_arr_open(j, "per_flow");
 	for (i = 0; i < n; i++) {
-		const struct xp_tcp_flow *f = &fl[i];
+		const struct xp_flow_result *f = &fl[i];
 
+		if (!(f->flags & XP_FLOW_F_TCP_INFO))
+			continue;
 		xp_json_obj_open(j, NULL);
 		xp_json_u64(j, "flow", f->flow);
 		xp_json_u64(j, "retransmits", f->retrans);
@@ -489,10 +419,10 @@ static void json_tcp(struct xp_json *j, const struct xp_client_result *r)
 {
 	xp_json_obj_open(j, "tcp_info");
 	json_tcp_totals(j, "local", &r->local.tcp);
-	json_tcp_flows(j, r->tcp_flows, r->ntcp_flows);
+	json_tcp_flows(j, r->flows, r->nflows);
 	xp_json_obj_close(j);
 	json_tcp_totals(j, "remote", &r->remote.tcp);
-	json_tcp_flows(j, r->tcp_remote_flows, r->ntcp_remote_flows);
+	json_tcp_flows(j, r->remote_flows, r->nremote_flows);
 	xp_json_obj_close(j);
 	xp_json_obj_close(j);
 }
@@ -513,16 +443,19 @@ void xp_report_json_end(struct xp_json *j, const struct xp_opts *o,
 			const struct xp_client_result *r, const struct xp_slo *slo,
 			const char *key)
 {
-	struct sides s;
+	uint64_t retrans = r->local.tcp.retrans + r->remote.tcp.retrans;
 
 	xp_json_obj_open(j, key);
-	sides_of(r, &s);
-	json_sum(j, "sum_sent", s.sent, s.sent_ns, is_udp(r->test) ? NULL : &s.retrans);
-	json_sum(j, "sum_received", s.recv, s.recv_ns, NULL);
-	if (is_rr(r->test))
+	if (is_rr(r->test)) {
+		xp_report_json_sum(j, "sum_sent", r->local.c.bytes_sent, r->local.active_ns,
+			 is_udp(r->test) ? NULL : &retrans);
+		xp_report_json_sum(j, "sum_received", r->remote.c.bytes_received, r->local.active_ns, NULL);
 		json_rr(j, o, r);
-	if (is_udp(r->test))
-		json_udp(j, r);
+	} else {
+		xp_report_json_dirs(j, r);
+	}
+	if (is_udp(r->test) && is_rr(r->test))
+		json_udp_rr(j, r);
 	if (!is_udp(r->test))
 		json_tcp(j, r);
 	xp_json_obj_open(j, "cpu_utilization_percent");
@@ -539,6 +472,7 @@ void xp_report_json_end(struct xp_json *j, const struct xp_opts *o,
 	xp_json_obj_close(j);
 	json_side(j, "client", &r->local);
 	json_side(j, "server", &r->remote);
+	xp_report_json_streams(j, r);
 	if (slo && slo->n)
 		xp_json_slo(j, slo, r);
 	xp_json_str_val(j, "worker_mode", r->direct ? "direct" : o->spin ? "spin" : "epoll");

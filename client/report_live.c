@@ -8,11 +8,21 @@
 #include "client/slo_eval.h"
 #include "common/tests.h"
 
-/* What a stream interval counts: what the client sent, or for MAERTS
- * what it received. */
+/* What a stream interval counts: what the client sent, or when the
+ * server sends (the test table's fact) what it received; --bidir: both. */
 static uint64_t iv_bytes(const struct xp_interval *iv, int test)
 {
+	if (iv->bidir)
+		return iv->bytes_sent + iv->bytes_received;
 	return xp_test(test)->server_sends ? iv->bytes_received : iv->bytes_sent;
+}
+
+static void json_jitter(struct xp_json *j, double ms)
+{
+	if (ms < 0)
+		xp_json_null(j, "jitter_ms");
+	else
+		xp_json_dbl(j, "jitter_ms", ms);
 }
 
 static double iv_secs(const struct xp_interval *iv)
@@ -34,8 +44,13 @@ void xp_report_interval_human(FILE *f, const struct xp_interval *iv, int test)
 	else
 		fprintf(f, " %14llu B %10.3f Gbit/s", (unsigned long long)iv_bytes(iv, test),
 			s ? (double)iv_bytes(iv, test) * 8 / s / 1e9 : 0);
+	if (iv->bidir)
+		fprintf(f, " (client sent %llu B, received %llu B)",
+			(unsigned long long)iv->bytes_sent, (unsigned long long)iv->bytes_received);
 	if (t->udp && t->rr)
 		fprintf(f, "  lost %llu", (unsigned long long)iv->lost);
+	if (t->udp && t->bulk && iv->jitter_ms >= 0)
+		fprintf(f, "  jitter %.3f ms", iv->jitter_ms);
 	if (t->tcp_info)
 		fprintf(f, "  retrans %llu", (unsigned long long)iv->retrans);
 	fputc('\n', f);
@@ -65,6 +80,8 @@ void xp_json_interval(struct xp_json *j, const char *key, const struct xp_interv
 		xp_json_dbl(j, "bits_per_second", s ? (double)fl->bytes * 8 / s : 0);
 		xp_json_u64(j, "transactions", fl->trans);
 		xp_json_u64(j, "retransmits", fl->retrans);
+		if (xp_test(test)->udp && xp_test(test)->bulk)
+			json_jitter(j, fl->jitter_ms);
 		xp_json_obj_close(j);
 	}
 	xp_json_arr_close(j);
@@ -84,6 +101,8 @@ void xp_json_interval(struct xp_json *j, const char *key, const struct xp_interv
 	xp_json_u64(j, "retransmits", iv->retrans);
 	xp_json_u64(j, "packets_sent", iv->datagrams_sent);
 	xp_json_u64(j, "packets_lost", iv->lost);
+	if (xp_test(test)->udp && xp_test(test)->bulk)
+		json_jitter(j, iv->jitter_ms);
 	xp_json_obj_close(j);
 	xp_json_obj_close(j);
 }

@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "client/report.h"
+#include "client/report_dir.h"
 #include "common/hist.h"
 #include "common/tests.h"
 
@@ -27,15 +28,14 @@ int xp_slo_available(const struct xp_slo_bound *b, int test)
 	return b->metric == XP_SLO_THROUGHPUT;
 }
 
+/* UDP_RR: requests timed out; UDP bulk: by direction (client/report_dir.h). */
 static double loss_pct(const struct xp_client_result *r)
 {
-	uint64_t sent = r->local.c.datagrams_sent, lost;
+	uint64_t sent = r->local.c.datagrams_sent;
 
-	if (xp_test(r->test)->rr)
-		lost = r->local.c.lost;
-	else
-		lost = sent > r->remote.c.datagrams_received ? sent - r->remote.c.datagrams_received : 0;
-	return sent ? 100.0 * (double)lost / (double)sent : 0;
+	if (!xp_test(r->test)->rr)
+		return xp_dir_loss_pct(r);
+	return sent ? 100.0 * (double)r->local.c.lost / (double)sent : 0;
 }
 
 static double latency_us(const struct xp_slo_bound *b, const struct xp_hist *h)

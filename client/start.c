@@ -47,10 +47,11 @@ static int embedded(const struct xp_opts *o, struct xp_server **srv, pthread_t *
 	cfg.bind = o->ipv6 ? "::1" : "127.0.0.1";
 	cfg.port = 0;
 	cfg.log = NULL;
-	cfg.max_flows = cfg.max_flows > o->flows ? cfg.max_flows : (uint32_t)o->flows;
+	cfg.max_flows = cfg.max_flows > xp_opts_flows_total(o) ? cfg.max_flows
+							  : (uint32_t)xp_opts_flows_total(o);
 	cfg.max_threads = cfg.max_threads > o->threads ? cfg.max_threads : (uint32_t)o->threads;
 	cfg.max_msg = 1ull << 30;
-	cfg.max_duration_ns = o->length + XP_NS_PER_SEC;
+	cfg.max_duration_ns = xp_opts_duration_ns(o) + XP_NS_PER_SEC;
 	n = xp_cpu_allowed(all, XP_CPUS_MAX);
 	for (i = 0; i < n; i++)
 		rot[i] = all[(i + (int)o->threads) % n];

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "common/sock.h"
+#include "proto/iperf3.h"
 
 int xp_ctl_send(int fd, const struct xp_msg *m, int timeout_ms,
 		const char *peer, struct xp_err *err)
@@ -68,7 +69,14 @@ int xp_ctl_recv(int fd, struct xp_msg *m, int timeout_ms, const char *peer,
 	struct xp_why why;
 
 	snprintf(what, sizeof(what), "%s (control)", peer);
-	if (xp_recv_all(fd, buf, XP_MSG_HDR_LEN, timeout_ms, what, err))
+	/* the first byte alone: an iperf3 server answers with one */
+	if (xp_recv_all(fd, buf, 1, timeout_ms, what, err))
+		return -1;
+	if (xp_i3_server_first_byte(buf[0]))
+		return xp_err_set(err, "%s is an iperf3 server (it answered iperf3's state "
+				  "byte 0x%02x): use the iperf3 front end (for now: xperf "
+				  "--iperf3-wire)", peer, buf[0]);
+	if (xp_recv_all(fd, buf + 1, XP_MSG_HDR_LEN - 1, timeout_ms, what, err))
 		return -1;
 	if (netserver_reply(buf, peer, err))
 		return -1;

@@ -23,14 +23,15 @@ struct xp_opt_desc {
 	uint64_t max;
 	const char *help;
 	size_t off;
+	int idx;          /* enum xp_opt_index; -1 for a section */
 };
 
 static const struct xp_opt_desc descs[] = {
 #define XP_SECTION(title) \
-	{ 0, NULL, XP_K_SECTION, NULL, NULL, 0, title, 0 },
+	{ 0, NULL, XP_K_SECTION, NULL, NULL, 0, title, 0, -1 },
 #define XP_OPT(field, sc, lname, kind, meta, def, max, help) \
 	{ sc, lname, XP_K_##kind, meta, def, max, help, \
-	  offsetof(struct xp_opts, field) },
+	  offsetof(struct xp_opts, field), XP_OPTI_##field },
 #include "common/opts.def"
 #undef XP_OPT
 #undef XP_SECTION
@@ -99,10 +100,12 @@ static int set_value(struct xp_opts *o, const struct xp_opt_desc *d,
 		return 0;
 	case XP_K_TEST:
 		t = xp_test_parse(arg);
-		if (!t)
-			return xp_err_set(err, "%s: unknown test '%s' (TCP_STREAM, "
-					  "TCP_MAERTS, TCP_RR, TCP_CRR, UDP_STREAM, UDP_RR)",
-					  what, arg);
+		if (!t) {
+			char names[128];
+
+			return xp_err_set(err, "%s: unknown test '%s' (%s)", what, arg,
+					  xp_test_names(names, sizeof(names), ", "));
+		}
 		*(int *)p = t;
 		return 0;
 	case XP_K_MULTI:
@@ -197,6 +200,8 @@ int xp_opts_parse(struct xp_opts *o, int argc, char **argv,
 			return xp_err_set(err, "internal: option %d", c);
 		if (set_value(o, d, optarg, err))
 			return -1;
+		if (d->idx >= 0)
+			o->given[d->idx] = 1;
 	}
 	if (optind < argc)
 		return xp_err_set(err, "unexpected argument '%s'", argv[optind]);
@@ -229,7 +234,7 @@ int xp_opts_tcp_sender(const struct xp_opts *o, int remote)
 {
 	const struct xp_test *t = xp_test(o->test);
 
-	return t->bulk && !t->udp && t->server_sends == !!remote;
+	return t->bulk && !t->udp && (o->bidir || t->server_sends == !!remote);
 }
 
 static int validate_sizes(const struct xp_opts *o, struct xp_err *err)
@@ -267,7 +272,7 @@ static int validate_fast_paths(const struct xp_opts *o, struct xp_err *err)
 	if (o->rcvlowat && !tcp_bulk)
 		return xp_err_set(err, "--rcvlowat applies to TCP_STREAM and TCP_MAERTS");
 	if (o->no_gso && !(t->udp && t->bulk))
-		return xp_err_set(err, "--no-gso applies to UDP_STREAM");
+		return xp_err_set(err, "--no-gso applies to UDP_STREAM and UDP_MAERTS");
 	if (o->tps && !persistent_rr)
 		return xp_err_set(err, "--rate applies to TCP_RR and UDP_RR");
 	if (o->tps && o->burst > 1)
@@ -317,6 +322,8 @@ static int validate(struct xp_opts *o, struct xp_err *err)
 
 	if (o->help || o->version)
 		return 0;
+	if (xp_opts_validate_shape(o, err))
+		return -1;
 	if (o->server && o->client)
 		return xp_err_set(err, "-s and -c exclude each other");
 	if (o->nagle && o->nodelay)

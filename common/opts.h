@@ -26,6 +26,16 @@ struct xp_strs {
 	unsigned n;
 };
 
+/* Each option's position in the table, for xp_opts_given. */
+enum xp_opt_index {
+#define XP_SECTION(title)
+#define XP_OPT(field, sc, lname, kind, meta, def, max, help) XP_OPTI_##field,
+#include "common/opts.def"
+#undef XP_OPT
+#undef XP_SECTION
+	XP_OPT_COUNT
+};
+
 struct xp_opts {
 #define XP_SECTION(title)
 #define XP_OPT(field, sc, lname, kind, meta, def, max, help) \
@@ -35,7 +45,11 @@ struct xp_opts {
 #undef XP_SECTION
 	int argc;    /* the command line, for captions (xp_opts_parse) */
 	char **argv;
+	unsigned char given[XP_OPT_COUNT]; /* set on the command line, not a default */
 };
+
+/* 1 if the option `field` was on the command line (not its default). */
+#define xp_opts_given(o, field) ((o)->given[XP_OPTI_##field])
 
 /* Fill defaults, then parse argv.  Validation of combinations is done
  * here too, in one place.  0, or -1 with a one-line message in err. */
@@ -69,6 +83,21 @@ int xp_opts_nodelay(const struct xp_opts *o);
 
 /* 1 if this side (remote: the server) sends a TCP bulk test's data. */
 int xp_opts_tcp_sender(const struct xp_opts *o, int remote);
+
+/* The test shape (common/opts_shape.c): -R, --bidir, --omit, -n and -k
+ * checked against the test and each other; -R replaces o->test by its
+ * reverse twin.  Called by xp_opts_parse.  0, or -1 with err. */
+int xp_opts_validate_shape(struct xp_opts *o, struct xp_err *err);
+/* Flows the test opens: -P, twice with --bidir (the second half runs the
+ * test's reverse twin). */
+uint64_t xp_opts_flows_total(const struct xp_opts *o);
+/* -n/-k as the units each direction's senders send in all: bytes (TCP
+ * bulk), datagrams (UDP bulk, -n / -m) or transactions (RR); 0: none. */
+uint64_t xp_opts_quota(const struct xp_opts *o);
+/* The bound on the test's length: -l, or with -n/-k and no -l 3600 s. */
+uint64_t xp_opts_duration_ns(const struct xp_opts *o);
+/* The RR warm-up that runs: --warmup, none with -k. */
+uint64_t xp_opts_warmup_ns(const struct xp_opts *o);
 
 /* One line per option, "-m|--msg-size", for tests that compare the
  * table with the man page. */

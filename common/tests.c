@@ -64,6 +64,19 @@ const char *xp_test_name(int id)
 	return t ? t->name : NULL;
 }
 
+int xp_test_reverse(int id)
+{
+	const struct xp_test *t = xp_test_find(id);
+	size_t i;
+
+	for (i = 0; t && t->bulk && i < NTESTS; i++)
+		if (tests[i].bulk && tests[i].sock_type == t->sock_type &&
+		    tests[i].persistent == t->persistent &&
+		    tests[i].server_sends != t->server_sends)
+			return tests[i].id;
+	return 0;
+}
+
 const char *xp_test_names(char *buf, unsigned len, const char *sep)
 {
 	size_t i, off = 0;

@@ -16,6 +16,7 @@ enum xp_test_id {
 
 #define XP_UDP_MAX_PAYLOAD 65507 /* the largest UDP datagram over IPv4 */
 #define XP_UDP_SEQ_LEN 8         /* UDP bulk datagrams carry a sequence number */
+#define XP_UDP_STAMP_LEN 16      /* ... and from 16 bytes on a send time (jitter) */
 
 struct xp_test {
 	int id;              /* enum xp_test_id: its number on the wire */
@@ -41,6 +42,12 @@ const struct xp_test *xp_test(int id);
 int xp_test_parse(const char *name);
 /* XP_TCP_RR -> "TCP_RR"; NULL when unknown. */
 const char *xp_test_name(int id);
+/* The reverse twin of a bulk test: the bulk test with the same socket and
+ * connection columns whose data flows the other way (TCP_STREAM <->
+ * TCP_MAERTS, UDP_STREAM <-> UDP_MAERTS), read from the table; 0 for an
+ * RR test, an unknown number, or a bulk test without one.  -R runs it,
+ * --bidir runs both at once. */
+int xp_test_reverse(int id);
 /* Every test's name, in table order, separated by `sep`, into buf. */
 const char *xp_test_names(char *buf, unsigned len, const char *sep);
 

@@ -59,6 +59,9 @@ static const struct field_desc setup_fields[] = {
 	U64(15, setup.burst),
 	U64(16, setup.pace_burst),
 	U64(17, setup.rcvlowat),
+	U64(50, setup.bidir),
+	U64(51, setup.quota),
+	U64(52, setup.omit_ms),
 };
 
 static const struct field_desc setup_ok_fields[] = {
@@ -87,14 +90,24 @@ static const struct field_desc result_fields[] = {
 #undef XP_PATH_TCP
 #undef XP_PATH_SIDE
 
-static const struct field_desc tcpinfo_fields[] = {
-	U64(1, tcpinfo.flow),
-	U64(2, tcpinfo.retrans),
-	U64(3, tcpinfo.rtt_us),
-	U64(4, tcpinfo.rttvar_us),
-	U64(5, tcpinfo.cwnd),
-	U64(6, tcpinfo.mss),
-	U64(7, tcpinfo.delivery_rate_bps),
+/* FLOW (once TCPINFO, tags 1-7): TCP_INFO, then the flow's counters. */
+static const struct field_desc flow_fields[] = {
+	U64(1, flow.flow),
+	U64(2, flow.retrans),
+	U64(3, flow.rtt_us),
+	U64(4, flow.rttvar_us),
+	U64(5, flow.cwnd),
+	U64(6, flow.mss),
+	U64(7, flow.delivery_rate_bps),
+	U64(50, flow.flags),
+	U64(51, flow.bytes),
+	U64(52, flow.omitted_bytes),
+	U64(53, flow.datagrams),
+	U64(54, flow.out_of_order),
+	U64(55, flow.duplicates),
+	U64(56, flow.transactions),
+	U64(57, flow.jitter_ns),
+	U64(58, flow.omitted_transactions),
 };
 
 /* Frozen across all versions: code is tag 1, text is tag 2. */
@@ -113,7 +126,9 @@ static const struct msg_desc msg_descs[] = {
 	[XP_MSG_STOP] = TABLE("STOP", stop_fields),
 	[XP_MSG_RESULT] = TABLE("RESULT", result_fields),
 	[XP_MSG_ERROR] = TABLE("ERROR", error_fields),
-	[XP_MSG_TCPINFO] = TABLE("TCPINFO", tcpinfo_fields),
+	[XP_MSG_FLOW] = TABLE("FLOW", flow_fields),
+	[XP_MSG_MEASURE] = { "MEASURE", NULL, 0 },
+	[XP_MSG_DONE] = { "DONE", NULL, 0 },
 };
 
 /* The duplicate-tag check keeps one bit per table row. */

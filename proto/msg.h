@@ -33,7 +33,9 @@ enum xp_msg_type {
 	XP_MSG_STOP = 5,     /* client -> server: duration elapsed */
 	XP_MSG_RESULT = 6,   /* server -> client: server's counters */
 	XP_MSG_ERROR = 7,    /* either way: fatal, text says why */
-	XP_MSG_TCPINFO = 8,  /* server -> client, before RESULT: one TCP flow */
+	XP_MSG_FLOW = 8,     /* server -> client, before RESULT: one flow's result */
+	XP_MSG_MEASURE = 9,  /* client -> server: --omit is over, count from now */
+	XP_MSG_DONE = 10,    /* server -> client: its senders sent all of -n/-k */
 };
 
 struct xp_msg_setup {
@@ -54,6 +56,10 @@ struct xp_msg_setup {
 	uint64_t burst;       /* RR: outstanding requests per flow */
 	uint64_t pace_burst;  /* UDP pacing: datagrams back to back */
 	uint64_t rcvlowat;    /* server TCP stream receivers: 0 auto, 1 off, else bytes */
+	/* the test's shape (tags from 50) */
+	uint64_t bidir;       /* 1: flows from flows/2 on go the reverse way */
+	uint64_t quota;       /* -n/-k: units each direction sends in all, 0: none */
+	uint64_t omit_ms;     /* --omit: MEASURE will come; UDP counts by the mark */
 };
 
 #define XP_SETUP_F_SPIN 1u     /* workers poll instead of sleeping */
@@ -85,8 +91,8 @@ struct xp_msg {
 		struct xp_msg_stop stop;
 		struct xp_side_result result; /* proto/result.h */
 		struct xp_msg_error error;
-		struct xp_tcp_flow tcpinfo;   /* one TCP flow's TCP_INFO */
-	} u;              /* READY and GO have empty bodies */
+		struct xp_flow_result flow;   /* one flow's counters and TCP_INFO */
+	} u;              /* READY, GO, MEASURE and DONE have empty bodies */
 };
 
 /* Why a decode failed.  proto/ needs nothing from the folders above it,

@@ -42,7 +42,7 @@ void xp_tcp_totals_merge(struct xp_tcp_totals *dst, const struct xp_tcp_totals *
 #undef XP_ADD_SIDE
 }
 
-void xp_tcp_totals_add(struct xp_tcp_totals *t, const struct xp_tcp_flow *f)
+void xp_tcp_totals_add(struct xp_tcp_totals *t, const struct xp_flow_result *f)
 {
 	struct xp_tcp_totals one = {
 		.flows = 1, .retrans = f->retrans, .rtt_us_max = f->rtt_us, .rtt_us_min = f->rtt_us,
@@ -91,6 +91,11 @@ double xp_tcp_rtt_us_mean(const struct xp_tcp_totals *t)
 double xp_tcp_rttvar_us_mean(const struct xp_tcp_totals *t)
 {
 	return t->flows ? (double)t->rttvar_us_sum / (double)t->flows : 0;
+}
+
+double xp_side_jitter_ns_mean(const struct xp_side_result *r)
+{
+	return r->c.jitter_flows ? (double)r->c.jitter_ns_sum / (double)r->c.jitter_flows : -1;
 }
 
 double xp_side_proc_percent(const struct xp_side_result *r)

@@ -50,17 +50,34 @@ struct xp_side_result {
 	char warning[XP_RESULT_STR_MAX + 1]; /* first recoverable error seen */
 };
 
-/* One TCP flow's TCP_INFO (the TCPINFO message, and per-flow reports). */
-struct xp_tcp_flow {
+/* One flow's result as it finished, at one end: its counters and, for a
+ * TCP flow, its TCP_INFO (the FLOW message, and per-flow reports).  Counts
+ * are of the measured part (after --omit). */
+struct xp_flow_result {
 	uint64_t flow, retrans, rtt_us, rttvar_us, cwnd, mss, delivery_rate_bps;
+	uint64_t flags;          /* XP_FLOW_F_* */
+	uint64_t bytes;          /* payload this end moved: a sender's sent, a
+				  * receiver's received; RR: both ways */
+	uint64_t omitted_bytes;  /* ... before --omit ended */
+	uint64_t datagrams;      /* UDP bulk: sent, or unique received */
+	uint64_t out_of_order, duplicates; /* UDP bulk receiver */
+	uint64_t transactions;   /* RR */
+	uint64_t jitter_ns;      /* UDP bulk receiver: RFC 3550 jitter at the end */
+	uint64_t omitted_transactions; /* RR client: before --warmup ended (UDP_RR:
+					* requests sent and not outstanding then) */
 };
+
+#define XP_FLOW_F_SENDER 1u   /* this end sent the flow's data (RR: its requests) */
+#define XP_FLOW_F_JITTER 2u   /* jitter_ns holds a value */
+#define XP_FLOW_F_TCP_INFO 4u /* the TCP_INFO fields hold values */
+#define XP_FLOW_F_S2C 8u      /* the flow's data went server to client */
 
 /* dst += src by each counter's merge rule (all counters are sums). */
 void xp_counters_add(struct xp_counters *dst, const struct xp_counters *src);
 /* dst and src combined (two sets of flows). */
 void xp_tcp_totals_merge(struct xp_tcp_totals *dst, const struct xp_tcp_totals *src);
 /* One more flow into the totals. */
-void xp_tcp_totals_add(struct xp_tcp_totals *t, const struct xp_tcp_flow *f);
+void xp_tcp_totals_add(struct xp_tcp_totals *t, const struct xp_flow_result *f);
 /* dst and src combined by each field's rule (proto/result.def); strings:
  * dst keeps its warning, or takes src's; cpus are appended. */
 void xp_side_result_merge(struct xp_side_result *dst, const struct xp_side_result *src);
@@ -69,5 +86,7 @@ double xp_side_proc_percent(const struct xp_side_result *r);
 /* The mean round-trip time over the flows, microseconds (0: none). */
 double xp_tcp_rtt_us_mean(const struct xp_tcp_totals *t);
 double xp_tcp_rttvar_us_mean(const struct xp_tcp_totals *t);
+/* The mean of the receivers' per-flow jitter, ns; -1 when no flow had one. */
+double xp_side_jitter_ns_mean(const struct xp_side_result *r);
 
 #endif

@@ -27,6 +27,8 @@
 #include "common/sock.h"
 #include "common/tests.h"
 #include "proto/be.h"
+#include "proto/iperf3.h"
+#include "server/iperf3_server.h"
 #include "server/session.h"
 
 #define MAX_PENDING 1024
@@ -49,6 +51,7 @@ struct xp_server {
 	struct pending pend[MAX_PENDING];
 	uint32_t npend;
 	int quit, status;
+	struct xp_i3srv *i3; /* stock iperf3 clients (server/iperf3_server.h) */
 };
 
 static uint64_t ev_data(enum ev_kind k, int fd)
@@ -135,10 +138,11 @@ struct xp_server *xp_server_open(const struct xp_server_cfg *cfg, struct xp_err 
 		return NULL;
 	}
 	s->cfg = *cfg;
+	s->i3 = xp_i3srv_new(&s->cfg);
 	s->lfd = s->ufd[0] = s->ufd[1] = s->stopfd = s->done[0] = s->done[1] = -1;
 	s->epfd = epoll_create1(EPOLL_CLOEXEC);
 	s->stopfd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-	if (s->epfd < 0 || s->stopfd < 0 || pipe2(s->done, O_CLOEXEC)) {
+	if (!s->i3 || s->epfd < 0 || s->stopfd < 0 || pipe2(s->done, O_CLOEXEC)) {
 		xp_err_sys(err, errno, "server: epoll/eventfd/pipe");
 		goto fail;
 	}
@@ -290,10 +294,11 @@ static void refuse_netperf(struct xp_server *s, int fd, const uint8_t *b, const 
 /* 1: handled (fd owned elsewhere or closed); 0: wait for more bytes. */
 static int classify(struct xp_server *s, int fd, const char *peer)
 {
-	uint8_t b[XP_DATA_HELLO_LEN];
+	uint8_t b[XP_I3_COOKIE_LEN]; /* the longest first message: an iperf3 cookie */
 	uint64_t cookie;
 	uint32_t idx;
 	ssize_t n = recv(fd, b, sizeof(b), MSG_PEEK);
+	int i3;
 
 	if (n < 0 && (errno == EAGAIN || errno == EINTR))
 		return 0;
@@ -309,6 +314,9 @@ static int classify(struct xp_server *s, int fd, const char *peer)
 		refuse_netperf(s, fd, b, peer);
 		return 1;
 	}
+	i3 = xp_i3srv_classify(s->i3, fd, b, (size_t)n, peer);
+	if (i3 >= 0)
+		return i3;
 	if (n >= 4 && xp_get32(b) != XP_DATA_MAGIC) {
 		xp_log(s->cfg.log, "%s: not an xperf peer (first bytes 0x%08x), closed",
 		       peer, xp_get32(b));
@@ -317,8 +325,8 @@ static int classify(struct xp_server *s, int fd, const char *peer)
 	}
 	if (n < XP_DATA_HELLO_LEN)
 		return 0;
-	if (recv(fd, b, sizeof(b), 0) != (ssize_t)sizeof(b) ||
-	    xp_data_hello_decode(b, sizeof(b), &cookie, &idx) ||
+	if (recv(fd, b, XP_DATA_HELLO_LEN, 0) != XP_DATA_HELLO_LEN ||
+	    xp_data_hello_decode(b, XP_DATA_HELLO_LEN, &cookie, &idx) ||
 	    route(s, fd, cookie, idx, peer))
 		close(fd);
 	return 1;
@@ -446,6 +454,9 @@ static void udp_hello(struct xp_server *s, int family, const uint8_t *b, ssize_t
 
 	xp_addr_str(peer, ps, sizeof(ps));
 	if (xp_data_hello_decode(b, (size_t)n, &cookie, &idx)) {
+		local_addr(mh, family, s->port, &local);
+		if (xp_i3srv_udp(s->i3, b, (size_t)n, &local, peer) == 0)
+			return;
 		if (s->cfg.verbose)
 			xp_log(s->cfg.log, "%s: stray %zd-byte UDP datagram ignored", ps, n);
 		return;
@@ -570,6 +581,7 @@ void xp_server_close(struct xp_server *s)
 
 	if (!s)
 		return;
+	xp_i3srv_free(s->i3);
 	while (s->npend)
 		close(s->pend[--s->npend].fd);
 	for (i = 0; i < sizeof(fds) / sizeof(fds[0]); i++)

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -17,7 +18,6 @@
 #include "common/engine/pace.h"
 
 #define REGISTER_WAIT_MS 10000
-#define STOP_GRACE_MS 30000
 #define BUFFER_BUDGET (512ull << 20) /* per test, all workers together */
 
 static int idle_ms(const struct xp_session *s)
@@ -75,6 +75,8 @@ static int check_setup(const struct xp_session *s, const struct xp_msg_setup *p,
 		return xp_err_set(err, "busy-poll, burst or pace-burst out of range");
 	if (xp_test((int)p->test)->udp && xp_test((int)p->test)->rr && !p->rr_timeout_ms)
 		return xp_err_set(err, "UDP_RR timeout 0");
+	if (xp_session_check_shape(p, err))
+		return -1;
 	if (p->sndbuf > (1u << 30) || p->rcvbuf > (1u << 30) || p->rcvlowat > (1u << 30))
 		return xp_err_set(err, "socket buffer or receive low-water mark above 1 GiB");
 	return check_sizes(s, p, err);
@@ -104,8 +106,14 @@ static void fill_run(struct xp_session *s)
 	r->rcvlowat = p->rcvlowat;
 	r->pace_burst = p->pace_burst ? (uint32_t)p->pace_burst : 8;
 	r->so.busy_poll_us = p->busy_poll_us;
-	if (xp_test(r->test)->bulk && !xp_test(r->test)->udp && xp_test(r->test)->server_sends)
+	if (xp_test(r->test)->bulk && !xp_test(r->test)->udp &&
+	    (xp_test(r->test)->server_sends || p->bidir))
 		r->so.pacing_Bps = xp_pacing_Bps(p->rate_bps);
+	r->bidir = (uint8_t)p->bidir;
+	r->omit = p->omit_ms != 0;
+	r->quota = p->quota;
+	r->quota_flows = xp_run_quota_flows(r, XP_ROLE_SERVER);
+	r->done_fd = -1;
 }
 
 static int make_workers(struct xp_session *s, struct xp_err *err)
@@ -113,6 +121,9 @@ static int make_workers(struct xp_session *s, struct xp_err *err)
 	const char *cpus = s->setup.cpus[0] ? s->setup.cpus : s->cfg->cpus;
 
 	fill_run(s);
+	if (s->run.quota_flows &&
+	    (s->run.done_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) < 0)
+		return xp_err_sys(err, errno, "eventfd for -n/-k");
 	if (xp_group_create(&s->group, &s->run, (int)s->setup.threads, cpus, "remote CPUs",
 			    err))
 		return -1;
@@ -146,18 +157,19 @@ static int send_msg(struct xp_session *s, struct xp_msg *m, struct xp_err *err)
 	return xp_ctl_send(s->ctl_fd, m, 5000, "client", err);
 }
 
-/* The TCP_INFO of every server flow, one message each, before RESULT. */
-static int send_tcpinfo(struct xp_session *s, struct xp_err *err)
+/* Every persistent server flow's result (counters, TCP_INFO), one FLOW
+ * message each, before RESULT. */
+static int send_flows(struct xp_session *s, struct xp_err *err)
 {
 	struct xp_msg m;
 	uint32_t k;
 	int i;
 
 	for (i = 0; i < s->group.n; i++) {
-		for (k = 0; k < s->group.w[i].ntcpi; k++) {
+		for (k = 0; k < s->group.w[i].nfres; k++) {
 			memset(&m, 0, sizeof(m));
-			m.type = XP_MSG_TCPINFO;
-			m.u.tcpinfo = s->group.w[i].tcpi[k];
+			m.type = XP_MSG_FLOW;
+			m.u.flow = s->group.w[i].fres[k];
 			if (send_msg(s, &m, err))
 				return -1;
 		}
@@ -190,23 +202,25 @@ static int run(struct xp_session *s, struct xp_err *err)
 {
 	struct xp_cpu_snap a, b;
 	struct xp_msg m;
-	int rc = setup(s, err), wait_ms;
+	int rc = setup(s, err);
 
 	if (rc)
 		return rc;
 	xp_cpu_snap(&a);
-	xp_group_cmd(&s->group, XP_CMD_GO);
+	/* GO leaves before the workers start, so a server that sends is not
+	 * ahead of it in a queue on the path (a shaped link held GO behind a
+	 * second of UDP_MAERTS data); the client's data can only come after */
 	memset(&m, 0, sizeof(m));
 	m.type = XP_MSG_GO;
 	if (send_msg(s, &m, err))
 		return -1;
-	wait_ms = (int)s->setup.duration_ms + STOP_GRACE_MS;
-	if (xp_ctl_expect(s->ctl_fd, &m, XP_MSG_STOP, wait_ms, "client", err))
+	xp_group_cmd(&s->group, XP_CMD_GO);
+	if (xp_session_wait_stop(s, &a, err))
 		return -1;
 	xp_group_cmd(&s->group, XP_CMD_STOP);
 	xp_group_join(&s->group);
 	xp_cpu_snap(&b);
-	if (send_tcpinfo(s, err))
+	if (send_flows(s, err))
 		return -1;
 	memset(&m, 0, sizeof(m));
 	m.type = XP_MSG_RESULT;
@@ -262,6 +276,8 @@ void xp_session_destroy(struct xp_session *s)
 {
 	pthread_join(s->thr, NULL);
 	xp_group_destroy(&s->group);
+	if (s->run.quota_flows && s->run.done_fd >= 0)
+		close(s->run.done_fd);
 	free(s->seen);
 	close(s->ctl_fd);
 	free(s);

@@ -32,6 +32,14 @@ struct xp_session {
 };
 
 int xp_session_start(struct xp_session *s, struct xp_err *err);
+/* The test shape's part of SETUP (server/session_shape.c): --bidir,
+ * -n/-k, --omit.  0, or -1 with err. */
+int xp_session_check_shape(const struct xp_msg_setup *p, struct xp_err *err);
+/* After GO: wait for STOP, taking MEASURE (--omit over: the workers and
+ * the CPU snapshot `a` start again) and sending DONE once the server's
+ * -n/-k senders are done.  0 at STOP, or -1 with err. */
+struct xp_cpu_snap;
+int xp_session_wait_stop(struct xp_session *s, struct xp_cpu_snap *a, struct xp_err *err);
 /* After the thread has ended: join, destroy workers, close, free. */
 void xp_session_destroy(struct xp_session *s);
 /* Accept loop: abort a running session (server shutting down). */

@@ -38,14 +38,14 @@ run xperf -t T >"$TMP/tests"
 grep -qx TCP_STREAM "$TMP/tests" && grep -qx TCP_RR "$TMP/tests" ||
 	fail "xperf -t T: got [$(echo $(cat "$TMP/tests"))], want TCP_STREAM and TCP_RR among them"
 expect "TCP_STREAM TCP_MAERTS TCP_RR TCP_CRR" xperf -t T
-expect "UDP_STREAM UDP_RR" xperf --test U
+expect "UDP_STREAM UDP_RR UDP_MAERTS" xperf --test U
 expect "TCP_RR" xperf --test = TCP_R
 expect "--msg-size" xperf --msg
 expect "--bash-completion" xperf --bash
 expect "lab" xperf la
 expect "--topology" xperf lab --top
 expect "veth,bridge" xperf lab --topology veth,br
-expect "TCP_RR,UDP_STREAM TCP_RR,UDP_RR" xperf lab -t TCP_RR,UDP_
+expect "TCP_RR,UDP_STREAM TCP_RR,UDP_RR TCP_RR,UDP_MAERTS" xperf lab -t TCP_RR,UDP_
 expect "tbf htb" xperf lab --qdisc ""
 expect "" xperf --port ""
 expect "" xperf -t TCP_RR ""

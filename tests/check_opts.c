@@ -147,6 +147,103 @@ START_TEST(invalid)
 }
 END_TEST
 
+/* The test-shape options: every mismatch is a usage error naming the
+ * option and what applies instead. */
+START_TEST(shape_invalid)
+{
+	static const struct bad cases[] = {
+		{ { "-t", "TCP_RR", "-R" }, "-R applies to stream tests" },
+		{ { "-t", "UDP_RR", "--reverse" }, "not UDP_RR" },
+		{ { "-t", "TCP_CRR", "-R" }, "TCP_STREAM, TCP_MAERTS, UDP_STREAM, UDP_MAERTS" },
+		{ { "-R", "--bidir" }, "-R and --bidir exclude" },
+		{ { "-t", "TCP_RR", "--bidir" }, "--bidir applies to TCP_STREAM, UDP_STREAM" },
+		{ { "-t", "TCP_MAERTS", "--bidir" }, "not TCP_MAERTS" },
+		{ { "-t", "UDP_MAERTS", "--bidir" }, "not UDP_MAERTS" },
+		{ { "-t", "TCP_RR", "-O", "1" }, "--warmup SECS" },
+		{ { "-t", "UDP_RR", "--omit", "1" }, "--omit applies to stream tests" },
+		{ { "-t", "TCP_STREAM", "--warmup", "1" }, "--omit SECS" },
+		{ { "-t", "UDP_STREAM", "--warmup", "0" }, "--warmup applies to RR tests" },
+		{ { "-O", "1", "-n", "1M" }, "--omit and -n/-k exclude" },
+		{ { "-t", "UDP_STREAM", "-O", "1", "-k", "10" }, "exclude" },
+		{ { "-t", "TCP_RR", "-n", "1M" }, "-k TRANSACTIONS" },
+		{ { "-t", "TCP_CRR", "--bytes", "10" }, "-n applies to stream tests" },
+		{ { "-t", "TCP_STREAM", "-k", "10" }, "-n BYTES" },
+		{ { "-t", "TCP_MAERTS", "--count", "10" }, "not TCP_MAERTS" },
+		{ { "-n", "1M", "-k", "5" }, "-n and -k exclude" },
+		{ { "-t", "UDP_STREAM", "-m", "1000", "-n", "1500" }, "multiple of 1000" },
+		{ { "-t", "UDP_MAERTS", "-n", "1000" }, "multiple of 1472" },
+		{ { "-t", "TCP_RR", "-k", "10", "--warmup", "0.1" }, "--warmup and -k exclude" },
+		{ { "-n", "0" }, "at least 1" },
+		{ { "-t", "UDP_RR", "-k", "0" }, "at least 1" },
+		{ { "-O", "-1" }, "--omit" },
+		{ { "-n", "lots" }, "invalid size" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct bad *c = &cases[i];
+		struct xp_opts o;
+		struct xp_err e;
+		int rc = parse(&o, &e, c->args[0], c->args[1], c->args[2], c->args[3],
+			       c->args[4], c->args[5], NULL);
+
+		ck_assert_msg(rc == -1, "case %zu (%s %s) accepted", i, c->args[0],
+			      c->args[1] ? c->args[1] : "");
+		ck_assert_msg(strstr(e.msg, c->msg), "case %zu: '%s' lacks '%s'", i, e.msg, c->msg);
+	}
+}
+END_TEST
+
+/* What the valid combinations become. */
+START_TEST(shape_valid)
+{
+	struct xp_opts o;
+	struct xp_err e;
+
+	/* -R runs the reverse twin, found from the table */
+	ck_assert_int_eq(parse(&o, &e, "-t", "TCP_STREAM", "-R", NULL), 0);
+	ck_assert_int_eq(o.test, XP_TCP_MAERTS);
+	ck_assert_int_eq(parse(&o, &e, "-t", "UDP_STREAM", "--reverse", NULL), 0);
+	ck_assert_int_eq(o.test, XP_UDP_MAERTS);
+	ck_assert_int_eq(parse(&o, &e, "-t", "TCP_MAERTS", "-R", NULL), 0);
+	ck_assert_int_eq(o.test, XP_TCP_STREAM);
+	/* --bidir: -P flows each way */
+	ck_assert_int_eq(parse(&o, &e, "-t", "UDP_STREAM", "--bidir", "-P", "3", NULL), 0);
+	ck_assert_uint_eq(xp_opts_flows_total(&o), 6);
+	ck_assert_int_eq(xp_opts_tcp_sender(&o, 0), 0); /* UDP: no TCP pacing */
+	ck_assert_int_eq(parse(&o, &e, "--bidir", NULL), 0);
+	ck_assert_int_eq(xp_opts_tcp_sender(&o, 0), 1);
+	ck_assert_int_eq(xp_opts_tcp_sender(&o, 1), 1);
+	ck_assert_uint_eq(xp_opts_flows_total(&o), 2);
+	/* --omit on stream tests; the RR warm-up is untouched by it */
+	ck_assert_int_eq(parse(&o, &e, "-t", "UDP_MAERTS", "-O", "1.5", NULL), 0);
+	ck_assert_uint_eq(o.omit, 1500 * XP_NS_PER_MS);
+	ck_assert_uint_eq(xp_opts_warmup_ns(&o), 0);
+	ck_assert_int_eq(parse(&o, &e, "-t", "TCP_RR", NULL), 0);
+	ck_assert_uint_eq(xp_opts_warmup_ns(&o), 400 * XP_NS_PER_MS);
+	ck_assert_int_eq(xp_opts_given(&o, warmup), 0);
+	ck_assert_uint_eq(xp_opts_quota(&o), 0);
+	ck_assert_uint_eq(xp_opts_duration_ns(&o), 10 * XP_NS_PER_SEC);
+	/* -n: bytes; UDP: datagrams; -l given: a bound, else 3600 s */
+	ck_assert_int_eq(parse(&o, &e, "-n", "1M", NULL), 0);
+	ck_assert_uint_eq(xp_opts_quota(&o), 1u << 20);
+	ck_assert_uint_eq(xp_opts_duration_ns(&o), 3600 * XP_NS_PER_SEC);
+	ck_assert_int_eq(parse(&o, &e, "-n", "1M", "-l", "2", NULL), 0);
+	ck_assert_int_eq(xp_opts_given(&o, length), 1);
+	ck_assert_uint_eq(xp_opts_duration_ns(&o), 2 * XP_NS_PER_SEC);
+	ck_assert_int_eq(parse(&o, &e, "-t", "UDP_STREAM", "-m", "1000", "-n", "5000", NULL), 0);
+	ck_assert_uint_eq(xp_opts_quota(&o), 5);
+	/* -k: datagrams or transactions; it turns the default warm-up off */
+	ck_assert_int_eq(parse(&o, &e, "-t", "UDP_MAERTS", "-k", "77", NULL), 0);
+	ck_assert_uint_eq(xp_opts_quota(&o), 77);
+	ck_assert_int_eq(parse(&o, &e, "-t", "TCP_CRR", "-k", "9", NULL), 0);
+	ck_assert_uint_eq(xp_opts_quota(&o), 9);
+	ck_assert_uint_eq(xp_opts_warmup_ns(&o), 0);
+	ck_assert_int_eq(parse(&o, &e, "-t", "TCP_RR", "--warmup", "0.1", NULL), 0);
+	ck_assert_int_eq(xp_opts_given(&o, warmup), 1);
+}
+END_TEST
+
 START_TEST(help_lists_every_option)
 {
 	char *list = NULL, *help = NULL, *line, *save = NULL;
@@ -182,6 +279,8 @@ int main(void)
 	tcase_add_test(tc, rr_sizes);
 	tcase_add_test(tc, long_and_short_agree);
 	tcase_add_test(tc, invalid);
+	tcase_add_test(tc, shape_invalid);
+	tcase_add_test(tc, shape_valid);
 	tcase_add_test(tc, help_lists_every_option);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

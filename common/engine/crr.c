@@ -48,15 +48,27 @@ static void cli_error(struct xp_flow *f, int errnum)
 		xp_flow_finish(f);
 }
 
+/* -n/-k: one more transaction of the flow's share (a retry after a
+ * failed attempt takes none); 0 when none is left. */
+static int cli_take(struct xp_flow *f)
+{
+	if (f->quota && !f->stopping) {
+		if (!f->left)
+			return 0;
+		f->left--;
+	}
+	return !f->stopping;
+}
+
 static void cli_next(struct xp_flow *f)
 {
 	close(f->fd);
 	f->fd = -1;
 	f->events = 0;
-	if (f->stopping)
-		xp_flow_finish(f);
-	else
+	if (cli_take(f))
 		cli_connect(f);
+	else
+		xp_flow_finish(f);
 }
 
 static void cli_wait_eof(struct xp_flow *f, uint32_t events)
@@ -195,7 +207,10 @@ static void cli_add(struct xp_flow *f)
 
 static void cli_go(struct xp_flow *f)
 {
-	cli_connect(f);
+	if (cli_take(f))
+		cli_connect(f);
+	else
+		xp_flow_finish(f);
 }
 
 static void cli_stop(struct xp_flow *f)
@@ -262,7 +277,7 @@ static void srv_add(struct xp_flow *f)
 }
 
 const struct xp_side_ops xp_crr_client = {
-	.state = sizeof(struct crr_state),
+	.state = sizeof(struct crr_state), .sends = 1,
 	.add = cli_add, .go = cli_go, .stop = cli_stop, .tick = cli_tick,
 };
 

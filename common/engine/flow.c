@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* A worker's flows: taking one (from the worker's free list) into its
- * live array, watching its socket in the worker's epoll set, and finishing
- * it, with the errors it reports.  A TCP flow's TCP_INFO is read as it
- * closes, into the worker's totals (xp_tcp_totals_add, proto/result.h). */
+ * live array with its engine and its share of -n/-k, watching its socket
+ * in the worker's epoll set, and finishing it, with the errors it reports.
+ * A persistent flow leaves its result as it closes (w->fres: its counters
+ * and, for TCP, its TCP_INFO, also summed by xp_tcp_totals_add). */
 #include "common/engine/worker.h"
 
 #include <linux/tcp.h> /* the full struct tcp_info */
@@ -13,6 +14,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
+#include <stdint.h>
 #include <unistd.h>
 
 
@@ -44,13 +46,20 @@ struct xp_flow *xp_flow_alloc(struct xp_worker *w, int fd, uint32_t idx)
 
 	if (f)
 		w->free_flows = f->next_free;
-	else if (!(f = malloc(sizeof(*f) + w->side->state)))
+	else if (!(f = malloc(sizeof(*f) + w->state)))
 		return NULL;
-	memset(f, 0, sizeof(*f) + w->side->state);
+	memset(f, 0, sizeof(*f) + w->state);
 	f->fd = fd;
 	f->idx = idx;
 	f->w = w;
 	f->on_io = noop_io;
+	f->side = xp_run_flow_side(w->run, idx);
+	if (!f->side)
+		f->side = w->side;
+	if (w->run->quota && f->side->sends) {
+		f->quota = 1;
+		f->left = xp_run_flow_quota(w->run, idx);
+	}
 	if (live_push(w, f)) {
 		f->next_free = w->free_flows;
 		w->free_flows = f;
@@ -72,36 +81,68 @@ int xp_flow_watch(struct xp_flow *f, uint32_t events)
 	return 0;
 }
 
-/* Read TCP_INFO of a TCP flow about to close. */
-static void sample_tcp(struct xp_worker *w, struct xp_flow *f)
+/* Read TCP_INFO of a TCP flow about to close into its result. */
+static void sample_tcp(struct xp_worker *w, struct xp_flow *f, struct xp_flow_result *t)
 {
 	struct tcp_info ti;
 	socklen_t len = sizeof(ti);
-	struct xp_tcp_flow t;
 
-	if (!w->t->tcp_info ||
+	if (!w->t->tcp_info || f->fd < 0 ||
 	    getsockopt(f->fd, IPPROTO_TCP, TCP_INFO, &ti, &len))
 		return;
+	t->flags |= XP_FLOW_F_TCP_INFO;
+	t->retrans = ti.tcpi_total_retrans;
+	t->rtt_us = ti.tcpi_rtt;
+	t->rttvar_us = ti.tcpi_rttvar;
+	t->cwnd = ti.tcpi_snd_cwnd;
+	t->mss = ti.tcpi_snd_mss;
+	if (len >= offsetof(struct tcp_info, tcpi_delivery_rate) + sizeof(ti.tcpi_delivery_rate))
+		t->delivery_rate_bps = ti.tcpi_delivery_rate * 8;
+	xp_tcp_totals_add(&w->tcp, t);
+}
+
+/* A persistent flow's result, kept in w->fres for the per-flow reports
+ * (the server sends each in a FLOW message). */
+static void keep_result(struct xp_worker *w, struct xp_flow *f)
+{
+	struct xp_flow_result t;
+
 	memset(&t, 0, sizeof(t));
 	t.flow = f->idx;
-	t.retrans = ti.tcpi_total_retrans;
-	t.rtt_us = ti.tcpi_rtt;
-	t.rttvar_us = ti.tcpi_rttvar;
-	t.cwnd = ti.tcpi_snd_cwnd;
-	t.mss = ti.tcpi_snd_mss;
-	if (len >= offsetof(struct tcp_info, tcpi_delivery_rate) + sizeof(ti.tcpi_delivery_rate))
-		t.delivery_rate_bps = ti.tcpi_delivery_rate * 8;
-	xp_tcp_totals_add(&w->tcp, &t);
-	if (w->ntcpi == w->captcpi) {
-		uint32_t cap = w->captcpi ? 2 * w->captcpi : 16;
-		struct xp_tcp_flow *n = realloc(w->tcpi, cap * sizeof(*n));
+	t.flags = (f->side->sends ? XP_FLOW_F_SENDER : 0) |
+		  (f->jitter_n ? XP_FLOW_F_JITTER : 0) |
+		  (xp_run_flow_s2c(w->run, f->idx) ? XP_FLOW_F_S2C : 0);
+	t.bytes = f->bytes;
+	t.omitted_bytes = f->omitted;
+	t.datagrams = f->dgrams;
+	t.out_of_order = f->out_of_order;
+	t.duplicates = f->duplicates;
+	t.transactions = f->trans;
+	t.jitter_ns = f->jitter_ns;
+	t.omitted_transactions = f->omitted_trans;
+	sample_tcp(w, f, &t);
+	if (w->nfres == w->capfres) {
+		uint32_t cap = w->capfres ? 2 * w->capfres : 16;
+		struct xp_flow_result *n = realloc(w->fres, cap * sizeof(*n));
 
 		if (!n)
 			return;
-		w->tcpi = n;
-		w->captcpi = cap;
+		w->fres = n;
+		w->capfres = cap;
 	}
-	w->tcpi[w->ntcpi++] = t;
+	w->fres[w->nfres++] = t;
+}
+
+/* -n/-k: one more of this side's senders is done (its share sent, or it
+ * failed or was stopped); the last one wakes whoever waits on done_fd. */
+static void quota_done(struct xp_run *r)
+{
+	uint64_t one = 1;
+
+	if (atomic_fetch_add(&r->quota_done, 1) + 1 == r->quota_flows && r->done_fd >= 0 &&
+	    write(r->done_fd, &one, sizeof(one)) < 0) {
+		/* an eventfd counter cannot overflow here */
+	}
 }
 
 void xp_flow_finish(struct xp_flow *f)
@@ -109,12 +150,16 @@ void xp_flow_finish(struct xp_flow *f)
 	struct xp_worker *w = f->w;
 	struct xp_flow *last;
 
-	if (w->side->close)
-		w->side->close(f);
-	if (f->fd >= 0) {
-		sample_tcp(w, f);
-		close(f->fd);
+	if (f->side->close)
+		f->side->close(f);
+	if (f->quota) {
+		f->quota = 0;
+		quota_done(w->run);
 	}
+	if (w->t->persistent)
+		keep_result(w, f);
+	if (f->fd >= 0)
+		close(f->fd);
 	f->fd = -1;
 	f->events = 0;
 	f->on_io = noop_io;

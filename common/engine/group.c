@@ -104,6 +104,8 @@ void xp_group_sum(const struct xp_group *g, struct xp_side_result *r)
 		const struct xp_worker *w = &g->w[i];
 
 		xp_counters_add(&r->c, &w->c);
+		r->omitted_bytes_sent += w->warm.bytes_sent;
+		r->omitted_bytes_received += w->warm.bytes_received;
 		r->offloads |= w->offloads;
 		if (!r->warning[0] && w->errmsg[0])
 			snprintf(r->warning, sizeof(r->warning), "%.*s",

@@ -116,6 +116,25 @@ static void cli_scheduled(struct xp_flow *f)
 	cli_tx(f);
 }
 
+/* -n/-k: one more transaction of the flow's share, or with none left the
+ * flow stops issuing (f->stopping) and finishes as at STOP once its
+ * outstanding ones complete.  One test of f->quota on the way without. */
+static void cli_take(struct xp_flow *f)
+{
+	if (!f->quota || f->stopping)
+		return;
+	if (f->left)
+		f->left--;
+	else
+		f->stopping = 1;
+}
+
+static void cli_close_now(struct xp_flow *f)
+{
+	shutdown(f->fd, SHUT_WR);
+	xp_flow_finish(f);
+}
+
 static void cli_done(struct xp_flow *f)
 {
 	struct xp_worker *w = f->w;
@@ -129,14 +148,14 @@ static void cli_done(struct xp_flow *f)
 	f->trans++;
 	w->c.transactions++;
 	w->now = now;
+	cli_take(f);
 	if (!f->stopping && w->run->sched_ns) {
 		cli_scheduled(f);
 	} else if (!f->stopping) {
 		cli_issue(f);
 		cli_tx(f);
 	} else if (!rs(f)->rcount) {
-		shutdown(f->fd, SHUT_WR);
-		xp_flow_finish(f);
+		cli_close_now(f);
 	}
 }
 
@@ -197,16 +216,22 @@ static void cli_go(struct xp_flow *f)
 {
 	uint32_t i;
 
+	rs(f)->t0 = f->w->now;
 	if (f->w->run->sched_ns) {
 		f->next_send = 0;
-		rs(f)->t0 = f->w->now;
-		cli_scheduled(f);
+		cli_take(f);
+		if (!f->stopping)
+			cli_scheduled(f);
+		else
+			cli_close_now(f);
 		return;
 	}
-	rs(f)->t0 = f->w->now;
-	for (i = 0; i < f->w->run->burst; i++)
+	for (i = 0; i < f->w->run->burst && (cli_take(f), !f->stopping); i++)
 		cli_issue(f);
-	cli_tx(f);
+	if (rs(f)->rcount)
+		cli_tx(f);
+	else
+		cli_close_now(f);
 }
 
 static void cli_stop(struct xp_flow *f)
@@ -300,7 +325,7 @@ static void cli_measure(struct xp_flow *f)
 }
 
 const struct xp_side_ops xp_rr_client = {
-	.state = sizeof(struct rr_state),
+	.state = sizeof(struct rr_state), .sends = 1,
 	.add = cli_add, .go = cli_go, .stop = cli_stop, .close = cli_close,
 	.measure = cli_measure,
 };

@@ -53,6 +53,8 @@ void xp_take_snapshot(struct xp_worker *w)
 		s->flows[i].bytes = f->bytes;
 		s->flows[i].trans = f->trans;
 		s->flows[i].retrans = flow_retrans(w, f);
+		s->flows[i].jitter_ns = f->jitter_ns;
+		s->flows[i].jitter_n = f->jitter_n;
 	}
 	w->snap_seen = req;
 	atomic_store_explicit(&w->snap_done, req, memory_order_release);

@@ -58,7 +58,11 @@ static void zc_reap(struct xp_flow *f)
 	}
 }
 
-static void tx_sent(struct xp_flow *f, uint64_t n)
+static void tx_stop(struct xp_flow *f);
+
+/* 1 when that was the last of the flow's -n share: it has finished then,
+ * as at STOP. */
+static int tx_sent(struct xp_flow *f, uint64_t n)
 {
 	struct xp_worker *w = f->w;
 
@@ -68,25 +72,30 @@ static void tx_sent(struct xp_flow *f, uint64_t n)
 		ss(f)->zc_next++;
 	if (w->run->rate_bps)
 		f->next_send += xp_pace_ns(n, w->run->rate_bps);
+	if (!xp_flow_spend(f, n))
+		return 0;
+	tx_stop(f);
+	return 1;
 }
 
 static void tx_io(struct xp_flow *f, uint32_t events)
 {
 	struct xp_worker *w = f->w;
-	size_t len = w->run->req;
 	int flags = MSG_NOSIGNAL | MSG_DONTWAIT | (w->run->zerocopy ? MSG_ZEROCOPY : 0);
 	int i;
 
 	if (w->run->zerocopy && (events & EPOLLERR))
 		zc_reap(f);
 	for (i = 0; i < SENDS_PER_EVENT; i++) {
+		size_t len = (size_t)xp_flow_allow(f, w->run->req);
 		ssize_t n;
 
 		if (!xp_flow_pace(f, len))
 			return;
 		n = send(f->fd, w->txbuf, len, flags);
 		if (n > 0) {
-			tx_sent(f, (uint64_t)n);
+			if (tx_sent(f, (uint64_t)n))
+				return;
 			if ((size_t)n < len)
 				break; /* socket full: wait for EPOLLOUT */
 			continue;
@@ -116,15 +125,19 @@ static void tx_add(struct xp_flow *f)
 
 static void tx_go(struct xp_flow *f)
 {
-	if (xp_flow_watch(f, EPOLLOUT))
+	if (f->quota && !f->left) /* -n: a share of nothing */
+		tx_stop(f);
+	else if (xp_flow_watch(f, EPOLLOUT))
 		xp_flow_fail(f, errno);
 }
 
 static void tx_stop(struct xp_flow *f)
 {
 	struct xp_worker *w = f->w;
-	uint64_t until = xp_now_ns() + 200 * XP_NS_PER_MS;
+	uint64_t until;
 
+	w->now = xp_now_ns(); /* also when -n ends the flow between commands */
+	until = w->now + 200 * XP_NS_PER_MS;
 	shutdown(f->fd, SHUT_WR);
 	/* collect the completions still in flight, briefly */
 	while (w->run->zerocopy && ss(f)->zc_next > 0 && xp_now_ns() < until) {
@@ -215,7 +228,7 @@ static void rx_add(struct xp_flow *f)
 }
 
 const struct xp_side_ops xp_stream_tx = {
-	.state = sizeof(struct stream_state),
+	.state = sizeof(struct stream_state), .sends = 1,
 	.add = tx_add, .go = tx_go, .stop = tx_stop,
 };
 

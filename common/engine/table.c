@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The engine column of the test table (common/tests.def): which callbacks
- * each end's workers run for a test. */
+ * each end's workers run for a test, and for each flow of a run (--bidir
+ * runs the reverse twin's on the second half of the flows). */
 #include "common/engine/engines.h"
 
 #include <stddef.h>
@@ -24,4 +25,43 @@ const struct xp_side_ops *xp_engine_side(int test, int role)
 		if (rows[i].id == test)
 			return role == XP_ROLE_SERVER ? rows[i].server : rows[i].client;
 	return NULL;
+}
+
+const struct xp_side_ops *xp_run_flow_side(const struct xp_run *r, uint32_t idx)
+{
+	int test = r->test;
+
+	if (r->side)
+		return r->side; /* the run brings its own engine (iperf3's) */
+	if (r->bidir && idx >= r->flows / 2)
+		test = xp_test_reverse(test);
+	return xp_engine_side(test, r->role);
+}
+
+int xp_run_flow_s2c(const struct xp_run *r, uint32_t idx)
+{
+	return xp_test(r->test)->server_sends ^ (r->bidir && idx >= r->flows / 2);
+}
+
+uint64_t xp_run_flow_quota(const struct xp_run *r, uint32_t idx)
+{
+	uint32_t n = r->bidir ? r->flows / 2 : r->flows;
+	uint32_t i = r->bidir && idx >= n ? idx - n : idx;
+
+	if (!n)
+		return 0;
+	return r->quota / n + (i < r->quota % n ? 1 : 0);
+}
+
+uint32_t xp_run_quota_flows(const struct xp_run *r, int role)
+{
+	uint32_t i, n = 0;
+
+	for (i = 0; r->quota && i < r->flows; i++) {
+		int test = r->bidir && i >= r->flows / 2 ? xp_test_reverse(r->test) : r->test;
+		const struct xp_side_ops *s = xp_engine_side(test, role);
+
+		n += s && s->sends;
+	}
+	return n;
 }

@@ -5,17 +5,24 @@
 
 #include <stddef.h>
 #include <sys/socket.h>
+#include <time.h>
 
 #include "common/engine/engines.h"
 
 #define XP_UDP_RX_VLEN 16 /* messages per recvmmsg */
+/* A UDP bulk datagram's sequence number with this bit set was sent in the
+ * measured part (after --omit); receivers count only those then. */
+#define XP_UDP_MEASURED (1ull << 63)
+/* Control data per received message: UDP_GRO's segment size and the
+ * kernel's receive time (SO_TIMESTAMPNS). */
+#define XP_UDP_CTL_LEN (CMSG_SPACE(sizeof(int)) + CMSG_SPACE(sizeof(struct timespec)))
 
 /* Batches for sendmmsg and recvmmsg: one area per worker, shared by its
  * flows (used one call at a time). */
 struct xp_mmsg {
 	struct mmsghdr msgs[XP_UDP_BATCH];
 	struct iovec iov[XP_UDP_BATCH];
-	char ctl[XP_UDP_RX_VLEN][CMSG_SPACE(sizeof(int))];
+	char ctl[XP_UDP_RX_VLEN][XP_UDP_CTL_LEN];
 	char *bufs;
 	size_t bufsz;
 };

@@ -107,14 +107,31 @@ static void rr_scheduled(struct xp_flow *f)
 	w->now = actual;
 }
 
+/* -n/-k: one more request of the flow's share; 0 when none is left, and
+ * the flow finishes as at STOP once its outstanding ones are done. */
+static int rr_take(struct xp_flow *f)
+{
+	if (f->quota && !f->stopping) {
+		if (!f->left) {
+			f->stopping = 1;
+			return 0;
+		}
+		f->left--;
+	}
+	return !f->stopping;
+}
+
 /* Slot i is answered or timed out: reuse it, or finish when stopping. */
 static void rr_release(struct xp_flow *f, uint32_t i)
 {
+	int more;
+
 	us(f)->ring[2 * i + 1] = FREE_SLOT;
 	us(f)->rcount--;
-	if (!f->stopping && f->w->run->sched_ns)
+	more = rr_take(f);
+	if (more && f->w->run->sched_ns)
 		rr_scheduled(f);
-	else if (!f->stopping)
+	else if (more)
 		rr_issue(f, i);
 	else if (!us(f)->rcount)
 		xp_flow_finish(f);
@@ -209,11 +226,16 @@ static void rr_go(struct xp_flow *f)
 	us(f)->t0 = f->w->now;
 	if (f->w->run->sched_ns) {
 		f->next_send = 0;
-		rr_scheduled(f);
+		if (rr_take(f))
+			rr_scheduled(f);
+		else
+			xp_flow_finish(f);
 		return;
 	}
-	for (i = 0; i < f->w->run->burst && f->fd >= 0; i++)
+	for (i = 0; i < f->w->run->burst && f->fd >= 0 && rr_take(f); i++)
 		rr_issue(f, i);
+	if (f->fd >= 0 && !us(f)->rcount)
+		xp_flow_finish(f);
 }
 
 static void rr_stop(struct xp_flow *f)
@@ -267,6 +289,7 @@ static void rrs_io(struct xp_flow *f, uint32_t events)
 		w->c.datagrams_sent++;
 		w->c.bytes_sent += (uint64_t)m;
 		w->c.transactions++;
+		f->trans++;
 	}
 }
 
@@ -289,15 +312,18 @@ static void rr_close(struct xp_flow *f)
 	us(f)->ring = NULL;
 }
 
-/* Requests still out at the end of the warm-up count in the measured part. */
+/* Requests still out at the end of the warm-up count in the measured part;
+ * the others, answered or not, are the warm-up's (the server's count of
+ * this flow is corrected by them, as its totals are). */
 static void rr_measure(struct xp_flow *f)
 {
 	uint64_t out = us(f)->rcount;
 
 	xp_worker_move_sent(f, out * f->w->run->req, out);
+	f->omitted_trans = us(f)->seq - out;
 }
 const struct xp_side_ops xp_udp_rr_client = {
-	.state = sizeof(struct udp_rr_state),
+	.state = sizeof(struct udp_rr_state), .sends = 1,
 	.add = rr_add, .go = rr_go, .stop = rr_stop, .tick = rr_tick, .close = rr_close,
 	.measure = rr_measure,
 };

@@ -87,10 +87,20 @@ int xp_worker_init(struct xp_worker *w, int id, int cpu, struct xp_run *run,
 	w->run = run;
 	w->epfd = w->evfd = w->mbox[0] = w->mbox[1] = -1;
 	w->t = xp_test(run->test);
-	w->side = xp_engine_side(run->test, run->role);
+	w->side = run->side ? run->side : xp_engine_side(run->test, run->role);
 	if (!w->side)
 		return xp_err_set(err, "worker: unknown test %d", run->test);
+	w->state = w->side->state;
 	w->ticking = w->side->tick != NULL;
+	if (run->bidir) { /* the second half of the flows runs the reverse twin */
+		const struct xp_side_ops *rev = xp_run_flow_side(run, run->flows - 1);
+
+		if (!rev)
+			return xp_err_set(err, "worker: %s has no reverse twin for --bidir",
+					  w->t->name);
+		w->state = rev->state > w->state ? rev->state : w->state;
+		w->ticking |= rev->tick != NULL;
+	}
 	w->epfd = epoll_create1(EPOLL_CLOEXEC);
 	if (w->epfd < 0)
 		return xp_err_sys(err, errno, "worker %d: epoll_create1", id);
@@ -124,7 +134,7 @@ static void take_mail(struct xp_worker *w)
 		if (xp_apply_sockopts(f->fd, w->t->sock_type, &w->run->so, &err) &&
 		    !w->errmsg[0])
 			snprintf(w->errmsg, sizeof(w->errmsg), "%s", err.msg);
-		w->side->add(f);
+		f->side->add(f);
 		if (w->t->persistent)
 			atomic_fetch_add(&w->run->registered, 1);
 	}
@@ -145,30 +155,44 @@ void xp_worker_move_sent(struct xp_flow *f, uint64_t bytes, uint64_t dgrams)
 	}
 }
 
+/* UDP bulk receivers count by the datagrams' own mark (--omit), not by
+ * time: the end of the warm-up leaves what they counted alone. */
+static int counts_by_mark(const struct xp_worker *w, const struct xp_flow *f)
+{
+	return w->t->udp && w->t->bulk && (!f || !f->side->sends);
+}
+
 static void begin_measure(struct xp_worker *w)
 {
 	struct xp_counters *c = &w->c, *m = &w->warm;
 	uint32_t i;
 
-	m->bytes_sent = c->bytes_sent;
-	m->bytes_received = c->bytes_received;
-	m->datagrams_sent = c->datagrams_sent;
-	m->datagrams_received = c->datagrams_received;
-	m->out_of_order = c->out_of_order;
-	m->duplicates = c->duplicates;
-	m->lost = c->lost;
-	m->transactions = c->transactions;
-	c->bytes_sent = c->bytes_received = c->datagrams_sent = c->datagrams_received = 0;
-	c->out_of_order = c->duplicates = c->lost = c->transactions = 0;
+#define MOVE(x) (m->x += c->x, c->x = 0)
+	MOVE(bytes_sent);
+	MOVE(datagrams_sent);
+	MOVE(lost);
+	MOVE(transactions);
+	if (!counts_by_mark(w, NULL)) {
+		MOVE(bytes_received);
+		MOVE(datagrams_received);
+		MOVE(out_of_order);
+		MOVE(duplicates);
+	}
+#undef MOVE
 	xp_hist_reset(w->hist);
 	if (w->raw_hist)
 		xp_hist_reset(w->raw_hist);
 	for (i = 0; i < w->nlive; i++) {
 		struct xp_flow *f = w->live[i];
 
-		f->bytes = f->trans = 0;
-		if (w->side->measure)
-			w->side->measure(f);
+		if (!counts_by_mark(w, f)) {
+			f->omitted += f->bytes;
+			f->bytes = f->dgrams = 0;
+		}
+		f->omitted_trans = f->trans;
+		f->trans = 0;
+		if (f->side->measure)
+			f->side->measure(f);
 	}
 	w->t_go = w->now;
 	atomic_store_explicit(&w->warmed, 1, memory_order_release);
@@ -227,9 +251,9 @@ void xp_worker_on_cmd(struct xp_worker *w)
 	if (cmd >= XP_CMD_GO && !w->going) {
 		w->going = 1;
 		w->t_go = w->now;
-		if (w->side->go)
-			for (i = w->nlive; i-- > 0;)
-				w->side->go(w->live[i]);
+		for (i = w->nlive; i-- > 0;)
+			if (i < w->nlive && w->live[i]->side->go)
+				w->live[i]->side->go(w->live[i]);
 	}
 	if (w->going && !w->warmed && atomic_load(&w->measure_req))
 		begin_measure(w);
@@ -239,8 +263,8 @@ void xp_worker_on_cmd(struct xp_worker *w)
 		w->drain_deadline = w->now + drain_ns(w);
 		/* backwards: a flow finished by stop() is replaced by the last */
 		for (i = w->nlive; i-- > 0;)
-			if (i < w->nlive && w->side->stop)
-				w->side->stop(w->live[i]);
+			if (i < w->nlive && w->live[i]->side->stop)
+				w->live[i]->side->stop(w->live[i]);
 	}
 }
 
@@ -248,11 +272,11 @@ void xp_worker_tick(struct xp_worker *w)
 {
 	uint32_t i;
 
-	if (!w->side->tick)
+	if (!w->ticking)
 		return;
 	for (i = w->nlive; i-- > 0;)
-		if (i < w->nlive)
-			w->side->tick(w->live[i]);
+		if (i < w->nlive && w->live[i]->side->tick)
+			w->live[i]->side->tick(w->live[i]);
 }
 
 int xp_worker_finished(const struct xp_worker *w)
@@ -347,9 +371,10 @@ static void loop(struct xp_worker *w)
 }
 
 /* The worker's own descriptor table (common/engine/fdtable.h): a copy of the
- * process's, keeping only the worker's epoll set, eventfd, mailbox and
- * flow sockets.  xp_worker_start waits for this, then closes its own
- * copies of the flow sockets, so that closing one here really closes it.
+ * process's, keeping only the worker's epoll set, eventfd, mailbox, flow
+ * sockets and the run's -n/-k eventfd.  xp_worker_start waits for this,
+ * then closes its own copies of the flow sockets, so that closing one here
+ * really closes it.
  * Client workers only: a server worker's sockets come later, by number,
  * through its mailbox (common/engine/mailbox.h), so it keeps the shared table;
  * a TCP_CRR client opens its sockets itself. */
@@ -361,7 +386,7 @@ static void own_fdtable(struct xp_worker *w)
 		atomic_store(&w->fds_state, FDS_SHARED);
 		return;
 	}
-	int *keep = malloc((w->nlive + 3) * sizeof(*keep));
+	int *keep = malloc((w->nlive + 4) * sizeof(*keep));
 	size_t n = 0;
 	uint32_t i;
 
@@ -370,6 +395,8 @@ static void own_fdtable(struct xp_worker *w)
 		keep[n++] = w->evfd;
 		if (w->mbox[0] >= 0)
 			keep[n++] = w->mbox[0];
+		if (w->run->done_fd >= 0) /* -n/-k: written when the senders are done */
+			keep[n++] = w->run->done_fd;
 		for (i = 0; i < w->nlive; i++)
 			if (w->live[i]->fd >= 0)
 				keep[n++] = w->live[i]->fd;
@@ -392,7 +419,8 @@ static void *worker_main(void *arg)
 	w->ran_cpu = sched_getcpu(); /* again at the end: where it last ran */
 	w->now = xp_now_ns();
 	for (i = w->nlive; i-- > 0;)
-		w->side->add(w->live[i]);
+		if (i < w->nlive)
+			w->live[i]->side->add(w->live[i]);
 	loop(w);
 	w->ran_cpu = sched_getcpu();
 	if (!w->t_end)
@@ -493,7 +521,7 @@ void xp_worker_destroy(struct xp_worker *w)
 		free(f);
 	}
 	free(w->live);
-	free(w->tcpi);
+	free(w->fres);
 	free(w->snap.flows);
 	xp_hist_free(w->snap.hist);
 	free(w->timers);

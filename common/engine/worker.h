@@ -40,7 +40,30 @@ struct xp_run {
 	uint64_t sched_ns;   /* RR --rate: interval between one flow's requests */
 	uint64_t rcvlowat;   /* TCP stream receivers: 0 auto, 1 kernel default, else bytes */
 	_Atomic uint32_t registered; /* server: persistent flows taken in by workers */
+	/* NULL: the test table's engine for test and role; else these
+	 * callbacks (iperf3 tests, common/engine/iperf3.h) */
+	const struct xp_side_ops *side;
+	uint8_t bidir;       /* flows from flows/2 on run the reverse twin's engines */
+	uint8_t omit;        /* --omit: UDP senders mark measured datagrams and
+			      * receivers count only those (xp_worker_measure) */
+	uint64_t quota;      /* -n/-k: units each direction's senders send in all */
+	uint32_t quota_flows; /* this side's flows with a share of it (xp_run_quota_flows) */
+	_Atomic uint32_t quota_done; /* ... that have finished */
+	int done_fd;         /* eventfd written when they all have; -1: none */
 };
+
+/* The callbacks flow `idx` of this side runs: the test's, or with --bidir
+ * for the second half of the flows its reverse twin's (common/engine/table.c). */
+const struct xp_side_ops *xp_run_flow_side(const struct xp_run *r, uint32_t idx);
+/* Flows of the side `role` (enum xp_role) that send a share of -n/-k
+ * (bulk senders, RR clients); for its own role, the number whose
+ * finishing xp_run.quota_done counts. */
+uint32_t xp_run_quota_flows(const struct xp_run *r, int role);
+/* Flow idx's share of the quota: split exactly over its direction's flows. */
+uint64_t xp_run_flow_quota(const struct xp_run *r, uint32_t idx);
+/* 1 if flow idx sends server to client (the test's direction, or the
+ * reverse half of --bidir). */
+int xp_run_flow_s2c(const struct xp_run *r, uint32_t idx);
 
 /* A worker's counters at one moment, for interval reports: taken by the
  * worker itself when asked (xp_worker_snap_request), then read by the
@@ -48,6 +71,8 @@ struct xp_run {
 struct xp_flow_snap {
 	uint32_t idx;
 	uint64_t bytes, trans, retrans;
+	uint64_t jitter_ns; /* UDP receiver: jitter so far, if jitter_n */
+	uint32_t jitter_n;
 };
 
 struct xp_snap {
@@ -73,8 +98,17 @@ struct xp_flow {
 	struct xp_worker *w;
 	xp_io_fn on_io;     /* swapped as the flow changes state */
 	uint8_t stopping;   /* STOP seen: finish what is under way */
+	uint8_t quota;      /* -n/-k: `left` bounds what the flow sends */
+	const struct xp_side_ops *side; /* this flow's engine (per flow: --bidir) */
 	uint64_t bytes, trans; /* for per-flow reports */
 	uint64_t next_send; /* pacing and --rate: earliest time of the next send */
+	uint64_t left;      /* -n/-k: units still to send */
+	uint64_t omitted;   /* bytes before --omit ended */
+	uint64_t omitted_trans; /* RR: transactions before --warmup ended */
+	uint64_t dgrams;    /* UDP bulk: datagrams sent; a receiver's unique at close */
+	uint64_t out_of_order, duplicates; /* UDP bulk receiver, at close */
+	uint64_t jitter_ns; /* UDP bulk receiver: RFC 3550 jitter so far ... */
+	uint32_t jitter_n;  /* ... over this many transit differences */
 	struct xp_flow *next_free;
 	unsigned char state[] __attribute__((aligned(16)));
 };
@@ -86,6 +120,7 @@ static inline void *xp_flow_state(struct xp_flow *f)
 
 struct xp_side_ops {
 	size_t state;                     /* bytes of engine state per flow */
+	uint8_t sends;                    /* originates the data: bulk sender, RR client */
 	void (*add)(struct xp_flow *f);   /* flow given to the worker */
 	void (*go)(struct xp_flow *f);    /* test starts (may be NULL) */
 	void (*stop)(struct xp_flow *f);  /* duration over: finish gracefully */
@@ -112,7 +147,8 @@ struct xp_worker {
 	_Atomic int fds_state;  /* FDS_*: own descriptor table yet? (worker.c) */
 	struct xp_run *run;
 	const struct xp_test *t;   /* facts about the test (common/tests.h) */
-	const struct xp_side_ops *side;
+	const struct xp_side_ops *side; /* the test's; a flow runs f->side */
+	size_t state;              /* engine state per flow: the largest of its sides' */
 	struct xp_flow **live;
 	uint32_t nlive, caplive, active;
 	struct xp_flow *free_flows;
@@ -127,8 +163,8 @@ struct xp_worker {
 	int direct;          /* ran in direct mode (blocking recv, no epoll) */
 	uint32_t offloads;   /* XP_OFFLOAD_* actually used */
 	struct xp_tcp_totals tcp;      /* TCP_INFO of finished flows */
-	struct xp_tcp_flow *tcpi;      /* ... per flow */
-	uint32_t ntcpi, captcpi;
+	struct xp_flow_result *fres;   /* each finished persistent flow's result */
+	uint32_t nfres, capfres;
 	struct xp_snap snap;
 	_Atomic uint32_t snap_req, snap_done;
 	_Atomic int measure_req; /* xp_worker_measure asked */
@@ -215,5 +251,20 @@ void xp_flow_warn(struct xp_flow *f, const char *what, int errnum);
  * there (side->measure). */
 void xp_worker_move_sent(struct xp_flow *f, uint64_t bytes, uint64_t dgrams);
 struct xp_flow *xp_flow_alloc(struct xp_worker *w, int fd, uint32_t idx);
+/* -n/-k: of `want` units, how many the flow may still send (all of them
+ * when it has no quota). */
+static inline uint64_t xp_flow_allow(const struct xp_flow *f, uint64_t want)
+{
+	return f->quota && f->left < want ? f->left : want;
+}
+/* -n/-k: `n` units sent; 1 when that was the last of the flow's share
+ * (the engine then finishes the flow as at STOP). */
+static inline int xp_flow_spend(struct xp_flow *f, uint64_t n)
+{
+	if (!f->quota)
+		return 0;
+	f->left -= n < f->left ? n : f->left;
+	return f->left == 0;
+}
 
 #endif

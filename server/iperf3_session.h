@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* One iperf3 test on the server: the conversation with a stock iperf3
+ * client on its control connection, in a thread of its own, and the
+ * streams it hands to xperf's workers.  Internal to server/iperf3_*.c.
+ *
+ * Locking: `phase`, `accepted` and handing sockets to the side's workers
+ * are under *mu, which the accept loop (server/iperf3_server.c) also
+ * takes; the session moves phase on under it, so no stream is handed to
+ * workers that are being torn down. */
+#ifndef XP_IPERF3_SESSION_H
+#define XP_IPERF3_SESSION_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "common/engine/iperf3.h"
+#include "common/iperf3_json.h"
+#include "server/server.h"
+
+enum xp_i3_phase {
+	XP_I3P_PARAMS,  /* cookie, parameters */
+	XP_I3P_STREAMS, /* CREATE_STREAMS sent: data streams are taken */
+	XP_I3P_RUNNING, /* every stream in: no more */
+	XP_I3P_DONE,    /* over; the thread is about to end */
+};
+
+struct xp_i3sess {
+	const struct xp_server_cfg *cfg;
+	pthread_mutex_t *mu;
+	pthread_t thr;
+	int ctl;
+	char peer[80];
+	struct xp_addr peer_addr;
+	char cookie[XP_I3_COOKIE_LEN];
+	int phase;               /* enum xp_i3_phase, under *mu */
+	uint32_t want, accepted; /* streams expected, arrived (under *mu) */
+	int udp;
+	_Atomic int done;        /* the thread has finished its work */
+	_Atomic int aborted;     /* the server is stopping */
+	struct xp_i3_params p;
+	struct xp_i3_side side;
+	int side_made;
+	struct xp_i3_results *res; /* scratch for the results either way */
+};
+
+/* Serve the connection ctl (its cookie not yet read) in a new thread.
+ * 0, or -1 with err (ctl is still the caller's). */
+int xp_i3sess_start(struct xp_i3sess *s, struct xp_err *err);
+/* Any thread: make the session end soon (server shutting down). */
+void xp_i3sess_abort(struct xp_i3sess *s);
+/* After done (or abort): join the thread and free s. */
+void xp_i3sess_free(struct xp_i3sess *s);
+/* Accept loop, under *mu, phase STREAMS: set the iperf3 options that
+ * xperf's socket options do not cover (TOS, congestion control, MSS,
+ * don't fragment) on a new stream socket. */
+void xp_i3sess_sockopts(const struct xp_i3sess *s, int fd, int udp_sender);
+/* The parameters checked against what this server serves: 0, or -1 with
+ * iperf3's error number (and an errno) for the client and err for the
+ * log (server/iperf3_check.c). */
+int xp_i3_check_params(const struct xp_i3_params *p, const struct xp_server_cfg *c,
+		       int *code, int *sys, struct xp_err *err);
+/* The worker side the (checked) parameters ask for; cpus (len bytes)
+ * holds the CPU list of -A. */
+void xp_i3_side_cfg_server(const struct xp_i3_params *p, const struct xp_server_cfg *c,
+			   char *cpus, size_t len, struct xp_i3_side_cfg *out);
+
+#endif
