@@ -229,6 +229,9 @@ static void fill_calls(const struct xp_np_run *run, struct xp_np_vals *v)
 		v->local_send_calls = t->udp ? r->local.c.datagrams_sent : r->local.c.transactions;
 		v->local_recv_calls = r->local.c.transactions;
 		v->remote_send_calls = v->remote_recv_calls = r->remote.c.transactions;
+	} else if (t->udp && t->server_sends) {
+		v->remote_send_calls = r->remote.c.datagrams_sent;
+		v->local_recv_calls = r->local.c.datagrams_received;
 	} else if (t->udp) {
 		v->local_send_calls = r->local.c.datagrams_sent;
 		v->remote_recv_calls = r->remote.c.datagrams_received;

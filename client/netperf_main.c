@@ -164,9 +164,9 @@ static int load_selectors(struct np_ctx *x, struct xp_err *err)
  * has these of them (netperf's own spelling of the cwnd kept). */
 static void dump_tcp_info(const struct xp_client_result *r)
 {
-	const struct xp_tcp_flow *f = r->tcp_flows;
+	const struct xp_flow_result *f = r->flows;
 
-	if (!getenv("DUMP_TCP_INFO") || !r->ntcp_flows)
+	if (!getenv("DUMP_TCP_INFO") || !r->nflows || xp_test(r->test)->udp)
 		return;
 	fprintf(stderr, "tcpi_rtt %llu tcpi_rttvar %llu tpci_snd_cwnd %llu\n"
 		"tcpi_total_retrans %llu\n", (unsigned long long)f->rtt_us,
