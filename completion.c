@@ -34,7 +34,8 @@ enum what { W_FLAG, W_VALUE, W_TESTS, W_TOPOS, W_CHOICE, W_FILE, W_HOST };
 
 static enum what what_follows(const struct copt *o, int lab)
 {
-	if (!strcmp(o->kind, "FLAG"))
+	/* an optional argument (OSTR) is attached with '=': nothing follows */
+	if (!strcmp(o->kind, "FLAG") || !strcmp(o->kind, "OSTR"))
 		return W_FLAG;
 	if (!strcmp(o->kind, "TEST") || (lab && !strcmp(o->lname, "test")))
 		return W_TESTS;

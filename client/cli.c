@@ -67,6 +67,10 @@ static void on_start(void *ctx, const struct xp_client_result *r)
 {
 	const struct xp_opts *o = ctx;
 
+	if (o->verbose)
+		fprintf(stderr, "xperf: %s to %s: %llu flow%s open, measuring %.2f s\n",
+			xp_test_name(r->test), r->server, (unsigned long long)o->flows,
+			o->flows == 1 ? "" : "s", (double)o->length / 1e9);
 	if (o->json_stream)
 		xp_stream_start(stdout, o, r);
 }
@@ -81,7 +85,7 @@ static void on_interval(void *ctx, const struct xp_client_result *r,
 	if (o->json_stream)
 		xp_stream_interval(stdout, iv, r->test);
 	else if (!o->json)
-		xp_report_interval_human(stdout, iv, r->test), fflush(stdout);
+		xp_report_interval_human(stdout, o, iv, r->test), fflush(stdout);
 }
 
 /* The figure that iterations are compared on. */
@@ -239,6 +243,9 @@ int xp_cli_run(const struct xp_cli *c, const char *host, uint16_t port, int sigf
 	}
 	plot_intervals(o, &run);
 	for (i = 0; i < n; i++) {
+		if (o->verbose)
+			fprintf(stderr, "xperf: run %u/%u: connecting to %s port %u\n", i + 1, n,
+				host, port);
 		if (xp_client_run_ex(&run, host, port, sigfd, &hooks, &rs.r[i], &err)) {
 			xp_client_result_free(&rs.r[i]);
 			rc = xp_cli_fail(o, err.msg);
@@ -246,6 +253,9 @@ int xp_cli_run(const struct xp_cli *c, const char *host, uint16_t port, int sigf
 		}
 		rs.n++;
 		rs.v[i] = headline(&rs.r[i], &rs.metric);
+		if (o->verbose)
+			fprintf(stderr, "xperf: run %u/%u done%s\n", i + 1, n,
+				rs.r[i].interrupted ? " (interrupted)" : "");
 		if (!o->json || o->json_stream)
 			print_result(c, &rs.r[i]);
 		if (n > 1 && !o->json && !o->json_stream)

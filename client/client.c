@@ -15,12 +15,12 @@
 #include "common/cpu.h"
 #include "common/ctl.h"
 #include "common/units.h"
+#include "common/sockpath.h"
 #include "common/engine/pace.h"
+#include "client/client_path.h"
 #include "client/shape.h"
 
-#define CONNECT_MS 5000
 #define CTL_MS 15000
-#define UDP_HELLO_TRIES 50
 #define UDP_HELLO_MS 100
 
 struct client {
@@ -62,6 +62,8 @@ static void sockopts(const struct xp_opts *o, int remote, struct xp_sockopts *so
 	so->rcvbuf = rcv ? rcv : o->window;
 	so->busy_poll_us = o->busy_poll;
 	so->pacing_Bps = xp_opts_tcp_sender(o, remote) ? xp_pacing_Bps(o->rate) : 0;
+	if (!remote)
+		xp_client_path_sockopts(o, so);
 }
 
 static int send_setup(struct client *cl, struct xp_err *err)
@@ -95,6 +97,7 @@ static int send_setup(struct client *cl, struct xp_err *err)
 	m.u.setup.burst = o->burst;
 	m.u.setup.pace_burst = o->pace_burst;
 	m.u.setup.rcvlowat = o->rcvlowat;
+	xp_client_path_setup(o, &m.u.setup);
 	m.u.setup.bidir = cl->run.bidir;
 	m.u.setup.quota = cl->run.quota;
 	m.u.setup.omit_ms = o->omit / XP_NS_PER_MS + (o->omit % XP_NS_PER_MS != 0);
@@ -110,12 +113,14 @@ static int make_workers(struct client *cl, struct xp_err *err)
 static int tcp_flow(struct client *cl, uint32_t idx, struct xp_err *err)
 {
 	uint8_t hello[XP_DATA_HELLO_LEN];
-	int fd = xp_connect_tcp(&cl->addr, &cl->run.so, CONNECT_MS, err);
+	uint16_t lport = cl->o->cport ? (uint16_t)(cl->o->cport + idx) : 0;
+	int ms = xp_client_connect_ms(cl->o);
+	int fd = xp_connect_tcp_port(&cl->addr, &cl->run.so, lport, ms, err);
 
 	if (fd < 0)
 		return -1;
 	xp_data_hello_encode(hello, cl->run.cookie, idx);
-	if (xp_send_all(fd, hello, sizeof(hello), CONNECT_MS, cl->peer, err)) {
+	if (xp_send_all(fd, hello, sizeof(hello), ms, cl->peer, err)) {
 		close(fd);
 		return -1;
 	}
@@ -128,9 +133,9 @@ static int udp_handshake(struct client *cl, int fd, const uint8_t *hello,
 			 struct xp_err *err)
 {
 	uint8_t b[64];
-	int i;
+	int i, tries = (xp_client_connect_ms(cl->o) + UDP_HELLO_MS - 1) / UDP_HELLO_MS;
 
-	for (i = 0; i < UDP_HELLO_TRIES; i++) {
+	for (i = 0; i < tries; i++) {
 		struct pollfd p = { .fd = fd, .events = POLLIN };
 
 		if (send(fd, hello, XP_DATA_HELLO_LEN, 0) < 0 && errno != ECONNREFUSED)
@@ -146,20 +151,22 @@ static int udp_handshake(struct client *cl, int fd, const uint8_t *hello,
 				break;
 		}
 	}
-	return xp_err_set(err, "udp hello to %s: no answer after %d s (is UDP port %u "
-			  "open?)", cl->peer, UDP_HELLO_TRIES * UDP_HELLO_MS / 1000,
+	return xp_err_set(err, "udp hello to %s: no answer after %.1f s (is UDP port %u "
+			  "open?)", cl->peer, tries * UDP_HELLO_MS / 1000.0,
 			  xp_addr_port(&cl->addr));
 }
 
 static int udp_flow(struct client *cl, uint32_t idx, struct xp_err *err)
 {
 	uint8_t hello[XP_DATA_HELLO_LEN];
-	int fd = socket(cl->addr.ss.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	uint16_t lport = cl->o->cport ? (uint16_t)(cl->o->cport + idx) : 0;
+	struct xp_addr dst = cl->addr;
+	int fd = xp_sock_client(dst.ss.ss_family, SOCK_DGRAM, &cl->run.so, lport, err);
 
 	if (fd < 0)
-		return xp_err_sys(err, errno, "udp socket");
-	if (xp_apply_sockopts(fd, SOCK_DGRAM, &cl->run.so, err) ||
-	    connect(fd, (const struct sockaddr *)&cl->addr.ss, cl->addr.len)) {
+		return -1;
+	if ((cl->run.so.flowlabel && xp_sock_flowlabel(fd, &dst, cl->run.so.flowlabel, err)) ||
+	    connect(fd, (const struct sockaddr *)&dst.ss, dst.len)) {
 		if (!err->msg[0])
 			xp_err_sys(err, errno, "connect udp %s", cl->peer);
 		close(fd);
@@ -225,16 +232,30 @@ static void fill_run(struct client *cl)
 	r->pace_burst = (uint32_t)o->pace_burst;
 	r->rcvlowat = o->rcvlowat;
 	r->sched_ns = o->tps ? XP_NS_PER_SEC * o->flows / o->tps : 0;
+	r->fastopen = o->fastopen;
+	r->sendfile = o->sendfile; /* whichever flows this end sends on */
+	r->note_mptcp = o->mptcp;
+	r->connect_timeout_ns = o->connect_timeout;
 }
 
+/* The control connection leaves from -B's address and port and through
+ * --bind-dev's device, as the data flows do. */
 static int connect_control(struct client *cl, const char *host, uint16_t port,
 			   struct xp_err *err)
 {
+	struct xp_sockopts ctl;
+	uint16_t lport;
+
 	if (xp_resolve(host, port, family(cl->o), &cl->addr, err))
 		return -1;
 	xp_addr_str(&cl->addr, cl->peer, sizeof(cl->peer));
 	snprintf(cl->who, sizeof(cl->who), "server %s", cl->peer);
-	cl->ctl = xp_connect_tcp(&cl->addr, NULL, CONNECT_MS, err);
+	memset(&ctl, 0, sizeof(ctl));
+	if (xp_client_local(cl->o, cl->addr.ss.ss_family, &ctl.local, &lport, err))
+		return -1;
+	ctl.bind_dev = cl->o->bind_dev;
+	cl->run.so.local = ctl.local;
+	cl->ctl = xp_connect_tcp_port(&cl->addr, &ctl, lport, xp_client_connect_ms(cl->o), err);
 	return cl->ctl < 0 ? -1 : 0;
 }
 
@@ -543,7 +564,7 @@ int xp_client_run_ex(const struct xp_opts *o, const char *host, uint16_t port,
 	r->hist = xp_hist_new();
 	if (!r->hist)
 		return xp_err_set(err, "out of memory");
-	if (connect_control(&cl, host, port, err))
+	if (xp_client_path_check(o, err) || connect_control(&cl, host, port, err))
 		return -1;
 	snprintf(r->server, sizeof(r->server), "%s", cl.peer);
 	r->port = port;

@@ -149,8 +149,7 @@ struct xp_np_cfg {
 	int tos_applied[2];      /* TOS byte set on each end, -1 none */
 	char cong_applied[32];   /* congestion control set on both ends, "" */
 	int sendfile;            /* the sender uses sendfile(2) */
-	char sockarg[4][40];     /* strings struct xp_opts points into */
-	const char *sock_note;   /* why an asked option was not applied */
+	char sockarg[1][16];     /* --tos's value, which struct xp_opts points to */
 };
 
 /* Parse netperf's argv (argv[0] is the program name; test options after
@@ -361,15 +360,10 @@ void xp_np_demo_flush(FILE *f, const struct xp_np_cfg *c, struct xp_np_demo *d,
 
 /* ---- socket options (client/netperf_sockmap.c) ---- */
 
-/* Fill c->opts's defaults together with the xperf options -Y, -K and
- * TCP_SENDFILE map to (--tos, --congestion, --sendfile), as far as this
- * xperf has them; records what was applied in c->tos_applied,
- * c->cong_applied, c->sendfile and, when something asked for could not
- * be, c->sock_note.  0 or -1. */
+/* The xperf options -Y, -K and TCP_SENDFILE map to (--tos, -C, --sendfile)
+ * into c->opts; records what was applied in c->tos_applied and
+ * c->cong_applied.  0 or -1. */
 int xp_np_map_sockopts(struct xp_np_cfg *c, struct xp_err *err);
-/* The congestion control a side's result reports, or NULL when this
- * xperf's results do not carry it. */
-const char *xp_np_result_congestion(const struct xp_side_result *s);
 /* -Y/-y's value: a TOS name (af11..af43, cs0..cs7, ef, lowdelay,
  * throughput, reliability) or a number 0..255; -1 for anything else, as
  * netperf ignores it. */

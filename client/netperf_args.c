@@ -138,8 +138,7 @@ static int build_opts(struct xp_np_cfg *c, struct xp_err *err)
 	const struct xp_test *t = xp_test(c->test);
 	int stream = t->bulk && !t->udp;
 
-	if (xp_np_map_sockopts(c, err))
-		return -1;
+	xp_opts_defaults(o);
 	o->client = c->host;
 	o->port = c->port;
 	o->test = c->test;
@@ -171,7 +170,7 @@ static int build_opts(struct xp_np_cfg *c, struct xp_err *err)
 		snprintf(c->cpus_buf[1], sizeof(c->cpus_buf[1]), "%d", c->remote_bind);
 		o->remote_cpus = c->cpus_buf[1];
 	}
-	return 0;
+	return xp_np_map_sockopts(c, err);
 }
 
 int xp_np_parse(struct xp_np_cfg *c, int argc, char **argv, struct xp_err *err)

@@ -340,17 +340,20 @@ static void fill_tcp(const struct xp_np_run *run, struct xp_np_vals *v)
 	const struct xp_client_result *r = run->r;
 	const struct xp_np_cfg *c = run->cfg;
 	int tcp = !xp_test(c->test)->udp;
-	const char *lcc = xp_np_result_congestion(&r->local);
-	const char *rcc = xp_np_result_congestion(&r->remote);
+	const char *lcc = r->local.congestion, *rcc = r->remote.congestion;
 
 	v->mss = tcp && r->local.tcp.flows ? (long long)r->local.tcp.mss : -1;
 	v->local_retrans = tcp && r->local.tcp.flows ? (long long)r->local.tcp.retrans : -1;
 	v->remote_retrans = tcp && r->remote.tcp.flows ? (long long)r->remote.tcp.retrans : -1;
 	v->local_nodelay = v->remote_nodelay = c->nodelay;
-	if (c->cong_applied[0])
-		lcc = rcc = c->cong_applied;
-	v->local_cong = !tcp ? "" : lcc ? lcc : run->env->cong ? run->env->cong : "";
-	v->remote_cong = !tcp || !rcc ? "" : rcc;
+	/* what each end's sockets used, as they report it (an older server:
+	 * what was set, or nothing) */
+	if (!*rcc)
+		rcc = c->cong_applied;
+	if (!*lcc)
+		lcc = c->cong_applied[0] ? c->cong_applied : run->env->cong ? run->env->cong : "";
+	v->local_cong = tcp ? lcc : "";
+	v->remote_cong = tcp ? rcc : "";
 	v->local_tos = tos_of(c->tos_applied[0], c->tos[0]);
 	v->remote_tos = tos_of(c->tos_applied[1], c->tos[1]);
 	v->local_prio = v->remote_prio = -1; /* -y is not applied */

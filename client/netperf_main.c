@@ -310,8 +310,6 @@ int xp_netperf_main(int argc, char **argv)
 		fprintf(stderr, "%s: %s\n", x.prog, err.msg);
 		goto out;
 	}
-	if (x.cfg.sock_note)
-		fprintf(stderr, "%s: %s\n", x.prog, x.cfg.sock_note);
 	if (x.cfg.prio[0] >= 0 || x.cfg.prio[1] >= 0)
 		fprintf(stderr, "%s: -y: socket priority not set (xperf has no such "
 			"option)\n", x.prog);

@@ -11,6 +11,7 @@
 #include "client/report_dir.h"
 #include "client/report_flows.h"
 #include "client/report_live.h"
+#include "client/report_side.h"
 #include "common/json.h"
 #include "client/slo.h"
 
@@ -166,7 +167,7 @@ void xp_report_human(FILE *f, const struct xp_opts *o, const struct xp_client_re
 	if (is_rr(r->test))
 		human_rr(f, o, r);
 	else
-		xp_report_human_dirs(f, r);
+		xp_report_human_dirs(f, o, r);
 	xp_report_human_flows(f, r);
 	if (is_udp(r->test) && is_rr(r->test))
 		human_udp_rr(f, r);
@@ -185,6 +186,7 @@ void xp_report_human(FILE *f, const struct xp_opts *o, const struct xp_client_re
 			xp_tcp_rtt_us_mean(&r->remote.tcp), (unsigned long long)r->local.tcp.cwnd_min,
 			(unsigned long long)r->local.tcp.cwnd_max,
 			(unsigned long long)r->local.tcp.mss);
+	xp_report_path_human(f, o, r);
 	fprintf(f, "  mode     %s%s%s%s%s; peak RSS client %.1f MiB, server %.1f MiB\n",
 		o->spin ? "spin (workers poll)" : r->direct ? "direct (one flow per worker: blocking recv)"
 		: "epoll (workers sleep)",
@@ -202,23 +204,6 @@ void xp_report_human(FILE *f, const struct xp_opts *o, const struct xp_client_re
 		fprintf(f, "  errors   client %llu, server %llu%s%s\n",
 			(unsigned long long)r->local.c.errors, (unsigned long long)r->remote.c.errors,
 			r->warning[0] ? "; first: " : "", r->warning);
-}
-
-static void json_cpus(struct xp_json *j, const char *key, const char *list)
-{
-	const char *p = list;
-
-	xp_json_arr_open(j, key);
-	while (p && *p) {
-		char *end;
-		long v = strtol(p, &end, 10);
-
-		if (end == p)
-			break;
-		xp_json_i64(j, NULL, v);
-		p = *end == ',' ? end + 1 : end;
-	}
-	xp_json_arr_close(j);
 }
 
 /* r is NULL when the test never started (errors). */
@@ -263,6 +248,7 @@ void xp_report_json_start(struct xp_json *j, const struct xp_opts *o,
 	xp_json_str_val(j, "remote_cpus", o->remote_cpus ? o->remote_cpus : "");
 	xp_json_dbl(j, "rr_timeout_s", secs(o->rr_timeout));
 	xp_json_str_val(j, "family", o->ipv4 ? "ipv4" : o->ipv6 ? "ipv6" : "any");
+	xp_report_path_json_start(j, o);
 	xp_json_obj_close(j);
 	xp_json_obj_close(j);
 }
@@ -365,7 +351,7 @@ static void json_side(struct xp_json *j, const char *key, const struct xp_side_r
 	xp_json_u64(j, "omitted_bytes_received", r->omitted_bytes_received);
 	xp_json_u64(j, "cpu_user_us", r->cpu_user_us);
 	xp_json_u64(j, "cpu_system_us", r->cpu_sys_us);
-	json_cpus(j, "worker_cpus", r->cpus);
+	xp_report_json_cpus(j, "worker_cpus", r->cpus);
 	xp_json_u64(j, "max_rss_kb", r->max_rss_kb);
 	xp_json_bool(j, "udp_gso", (r->offloads & XP_OFFLOAD_GSO) != 0);
 	xp_json_bool(j, "udp_gro", (r->offloads & XP_OFFLOAD_GRO) != 0);
@@ -374,6 +360,7 @@ static void json_side(struct xp_json *j, const char *key, const struct xp_side_r
 	xp_json_u64(j, "completions", c->zc_completions);
 	xp_json_u64(j, "copied", c->zc_copied);
 	xp_json_obj_close(j);
+	xp_report_side_json(j, r);
 	xp_json_obj_close(j);
 }
 
@@ -389,6 +376,7 @@ static void json_tcp_totals(struct xp_json *j, const char *key, const struct xp_
 	xp_json_u64(j, "cwnd_min_segments", t->cwnd_min);
 	xp_json_u64(j, "cwnd_max_segments", t->cwnd_max);
 	xp_json_u64(j, "mss_bytes", t->mss);
+	xp_json_u64(j, "advmss_bytes", t->advmss);
 	xp_json_u64(j, "delivery_rate_bps", t->delivery_rate_bps);
 }
 
@@ -409,6 +397,7 @@ static void json_tcp_flows(struct xp_json *j, const struct xp_flow_result *fl, u
 		xp_json_u64(j, "rttvar_us", f->rttvar_us);
 		xp_json_u64(j, "cwnd_segments", f->cwnd);
 		xp_json_u64(j, "mss_bytes", f->mss);
+		xp_json_u64(j, "advmss_bytes", f->advmss);
 		xp_json_u64(j, "delivery_rate_bps", f->delivery_rate_bps);
 		xp_json_obj_close(j);
 	}
@@ -472,6 +461,7 @@ void xp_report_json_end(struct xp_json *j, const struct xp_opts *o,
 	xp_json_obj_close(j);
 	json_side(j, "client", &r->local);
 	json_side(j, "server", &r->remote);
+	xp_report_path_json_end(j, r);
 	xp_report_json_streams(j, r);
 	if (slo && slo->n)
 		xp_json_slo(j, slo, r);

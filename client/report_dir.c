@@ -4,6 +4,7 @@
  * --bidir (never from the test's name), and the report lines and JSON
  * objects built on them. */
 #include "client/report_dir.h"
+#include "client/report_side.h"
 
 #include <string.h>
 
@@ -142,16 +143,18 @@ static void human_jitter(FILE *f, const struct xp_dir *d, uint64_t req)
 			d->jitter_max_ms);
 }
 
-static void human_dir(FILE *f, const struct xp_dir *d, int udp, uint64_t req)
+static void human_dir(FILE *f, const struct xp_opts *o, const struct xp_dir *d, int udp,
+		      uint64_t req)
 {
-	char b1[32], b2[32];
+	char b1[32], b2[32], r1[40], r2[40];
 
 	human_bytes(b1, sizeof(b1), d->sent);
 	human_bytes(b2, sizeof(b2), d->received);
-	fprintf(f, "  sent     %12s in %6.2f s = %10.3f Gbit/s  (%s)\n", b1,
-		secs(d->sent_ns), per_sec(d->sent, d->sent_ns) * 8 / 1e9, d->snd);
-	fprintf(f, "  received %12s in %6.2f s = %10.3f Gbit/s  (%s)\n", b2,
-		secs(d->recv_ns), per_sec(d->received, d->recv_ns) * 8 / 1e9, d->rcv);
+	fprintf(f, "  sent     %12s in %6.2f s = %s  (%s)\n", b1, secs(d->sent_ns),
+		xp_report_rate(r1, sizeof(r1), 10, o, per_sec(d->sent, d->sent_ns) * 8), d->snd);
+	fprintf(f, "  received %12s in %6.2f s = %s  (%s)\n", b2, secs(d->recv_ns),
+		xp_report_rate(r2, sizeof(r2), 10, o, per_sec(d->received, d->recv_ns) * 8),
+		d->rcv);
 	if (!udp)
 		return;
 	fprintf(f, "  datagrams sent %llu, received %llu, lost %llu (%.3f%%), "
@@ -162,23 +165,23 @@ static void human_dir(FILE *f, const struct xp_dir *d, int udp, uint64_t req)
 	human_jitter(f, d, req);
 }
 
-void xp_report_human_dirs(FILE *f, const struct xp_client_result *r)
+void xp_report_human_dirs(FILE *f, const struct xp_opts *o, const struct xp_client_result *r)
 {
 	struct xp_dir d[2];
 	int i, n = xp_report_dirs(r, d), udp = xp_test(r->test)->udp;
-	char b1[32], b2[32];
+	char b1[32], b2[32], rate[40];
 
 	for (i = 0; i < n; i++) {
 		if (n > 1)
 			fprintf(f, "  %s -> %s:\n", d[i].snd, d[i].rcv);
-		human_dir(f, &d[i], udp, r->req);
+		human_dir(f, o, &d[i], udp, r->req);
 	}
 	if (n < 2)
 		return;
 	human_bytes(b1, sizeof(b1), d[0].sent + d[1].sent);
 	human_bytes(b2, sizeof(b2), d[0].received + d[1].received);
-	fprintf(f, "  sum      sent %s, received %s = %.3f Gbit/s both ways\n", b1, b2,
-		xp_dir_received_bps(r) / 1e9);
+	fprintf(f, "  sum      sent %s, received %s = %s both ways\n", b1, b2,
+		xp_report_rate(rate, sizeof(rate), 0, o, xp_dir_received_bps(r)));
 }
 
 void xp_report_json_sum(struct xp_json *j, const char *key, uint64_t bytes, uint64_t ns,

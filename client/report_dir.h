@@ -34,8 +34,8 @@ double xp_dir_loss_pct(const struct xp_client_result *r);
 
 /* The human report's lines for a stream test: sent/received per
  * direction (two blocks and their sum with --bidir), and for UDP the
- * datagrams, loss, reordering, duplicates and jitter. */
-void xp_report_human_dirs(FILE *f, const struct xp_client_result *r);
+ * datagrams, loss, reordering, duplicates and jitter; rates in -f's unit. */
+void xp_report_human_dirs(FILE *f, const struct xp_opts *o, const struct xp_client_result *r);
 /* A line for --omit and one for -n/-k, when given. */
 void xp_report_human_shape(FILE *f, const struct xp_opts *o, const struct xp_client_result *r);
 /* end.sum_sent / end.sum_received (client to server with --bidir, as

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "client/report.h"
+#include "client/report_side.h"
 #include "client/slo_eval.h"
 #include "common/tests.h"
 
@@ -30,20 +31,24 @@ static double iv_secs(const struct xp_interval *iv)
 	return iv->end > iv->start ? iv->end - iv->start : 0;
 }
 
-void xp_report_interval_human(FILE *f, const struct xp_interval *iv, int test)
+void xp_report_interval_human(FILE *f, const struct xp_opts *o, const struct xp_interval *iv,
+			      int test)
 {
 	const struct xp_test *t = xp_test(test);
 	double s = iv_secs(iv);
+	char rate[40];
 	uint32_t i;
 
+	xp_report_timestamp(f, o);
 	fprintf(f, "[%7.2f-%7.2f s]", iv->start, iv->end);
 	if (t->rr)
 		fprintf(f, " %10llu trans %12.1f trans/s  p50 %.2f us  p99 %.2f us",
 			(unsigned long long)iv->transactions,
 			s ? (double)iv->transactions / s : 0, iv->p50_us, iv->p99_us);
 	else
-		fprintf(f, " %14llu B %10.3f Gbit/s", (unsigned long long)iv_bytes(iv, test),
-			s ? (double)iv_bytes(iv, test) * 8 / s / 1e9 : 0);
+		fprintf(f, " %14llu B %s", (unsigned long long)iv_bytes(iv, test),
+			xp_report_rate(rate, sizeof(rate), 10, o,
+				       s ? (double)iv_bytes(iv, test) * 8 / s : 0));
 	if (iv->bidir)
 		fprintf(f, " (client sent %llu B, received %llu B)",
 			(unsigned long long)iv->bytes_sent, (unsigned long long)iv->bytes_received);

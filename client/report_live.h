@@ -10,7 +10,10 @@
 #include "common/json.h"
 #include "client/slo.h"
 
-void xp_report_interval_human(FILE *f, const struct xp_interval *iv, int test);
+/* One interval line: rates in -f's unit, after --timestamps' prefix (o
+ * may be NULL: Gbit/s, no prefix). */
+void xp_report_interval_human(FILE *f, const struct xp_opts *o, const struct xp_interval *iv,
+			      int test);
 /* One interval as a JSON object {"streams": [...], "sum": {...}}. */
 void xp_json_interval(struct xp_json *j, const char *key, const struct xp_interval *iv,
 		      int test);

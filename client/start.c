@@ -3,9 +3,12 @@
  * server when there is no -c, run, and stop the embedded server. */
 #include "client/start.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "client/cli.h"
 #include "client/report.h"
@@ -66,6 +69,27 @@ static int embedded(const struct xp_opts *o, struct xp_server **srv, pthread_t *
 	return 0;
 }
 
+/* --logfile: the report and the errors go to FILE (appended), as iperf3's
+ * do; an error before this point still goes to stderr. */
+static int open_logfile(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+
+	if (fd < 0) {
+		fprintf(stderr, "xperf: --logfile %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	fflush(stdout);
+	fflush(stderr);
+	if (dup2(fd, STDOUT_FILENO) < 0 || dup2(fd, STDERR_FILENO) < 0) {
+		fprintf(stderr, "xperf: --logfile %s: %s\n", path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
 int xp_client_main(const struct xp_opts *o)
 {
 	struct xp_server *srv = NULL;
@@ -80,6 +104,8 @@ int xp_client_main(const struct xp_opts *o)
 	uint16_t port = (uint16_t)o->port;
 	int sigfd, rc;
 
+	if (o->logfile && open_logfile(o->logfile))
+		return XP_EXIT_FAIL;
 	if (xp_cli_prepare(o, &cli, &err) || (o->sweep.n && xp_sweep_prepare(o, &sw, &err)) ||
 	    (fan && xp_fanout_prepare(o, &fo, &err)))
 		return xp_usage_error(o->json_stream ? 2 : o->json, err.msg);

@@ -6,38 +6,28 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/cpu.h"
+#include "common/netparse.h"
+#include "common/opts_int.h"
 #include "common/units.h"
 #include "common/tests.h"
-#include "proto/msg.h"
 
-enum xp_opt_kind { XP_K_FLAG, XP_K_STR, XP_K_SIZE, XP_K_UINT, XP_K_SECS, XP_K_SECS0,
-		   XP_K_TEST, XP_K_RATE, XP_K_MULTI, XP_K_SECTION };
-
-struct xp_opt_desc {
-	char sc;
-	const char *lname;
-	enum xp_opt_kind kind;
-	const char *meta;
-	const char *def;
-	uint64_t max;
-	const char *help;
-	size_t off;
-	int idx;          /* enum xp_opt_index; -1 for a section */
-};
-
-static const struct xp_opt_desc descs[] = {
+const struct xp_opt_desc xp_opt_descs[] = {
 #define XP_SECTION(title) \
-	{ 0, NULL, XP_K_SECTION, NULL, NULL, 0, title, 0, -1 },
+	{ 0, NULL, XP_K_SECTION, NULL, NULL, 0, title, 0, XP_SIDE_ANY, -1 },
+#define XP_SECTION_FOR(title, side) \
+	{ 0, NULL, XP_K_SECTION, NULL, NULL, 0, title, 0, XP_SIDE_##side, -1 },
 #define XP_OPT(field, sc, lname, kind, meta, def, max, help) \
 	{ sc, lname, XP_K_##kind, meta, def, max, help, \
-	  offsetof(struct xp_opts, field), XP_OPTI_##field },
+	  offsetof(struct xp_opts, field), XP_SIDE_ANY, XP_OPTI_##field },
 #include "common/opts.def"
 #undef XP_OPT
 #undef XP_SECTION
+#undef XP_SECTION_FOR
 };
 
-#define NDESCS (sizeof(descs) / sizeof(descs[0]))
+#define NDESCS (sizeof(xp_opt_descs) / sizeof(xp_opt_descs[0]))
+const size_t xp_opt_ndescs = NDESCS;
+#define descs xp_opt_descs
 #define LONG_ONLY_BASE 256
 
 static int add_multi(void *p, const char *arg, const char *what, struct xp_err *err)
@@ -49,6 +39,20 @@ static int add_multi(void *p, const char *arg, const char *what, struct xp_err *
 	if (s->n == XP_STRS_MAX)
 		return xp_err_set(err, "%s: at most %d times", what, XP_STRS_MAX);
 	s->v[s->n++] = arg;
+	return 0;
+}
+
+/* STR, and OSTR (optional: given without a value, it is ""). */
+static int set_str(void *p, int optional, const char *arg, const char *what,
+		   struct xp_err *err)
+{
+	if (optional && !arg) {
+		*(const char **)p = "";
+		return 0;
+	}
+	if (!arg || !*arg)
+		return xp_err_set(err, "%s: empty argument", what);
+	*(const char **)p = arg;
 	return 0;
 }
 
@@ -66,11 +70,9 @@ static int set_value(struct xp_opts *o, const struct xp_opt_desc *d,
 	case XP_K_FLAG:
 		*(int *)p = 1;
 		return 0;
+	case XP_K_OSTR:
 	case XP_K_STR:
-		if (!arg || !*arg)
-			return xp_err_set(err, "%s: empty argument", what);
-		*(const char **)p = arg;
-		return 0;
+		return set_str(p, d->kind == XP_K_OSTR, arg, what, err);
 	case XP_K_SIZE:
 		if (xp_parse_size(arg, d->max, what, &v, err))
 			return -1;
@@ -137,8 +139,9 @@ static void build_getopt(struct option *lo, char *shorts)
 		if (d->kind == XP_K_SECTION)
 			continue;
 		lo[n].name = d->lname;
-		lo[n].has_arg = d->kind == XP_K_FLAG ? no_argument
-						      : required_argument;
+		lo[n].has_arg = d->kind == XP_K_FLAG   ? no_argument
+				: d->kind == XP_K_OSTR ? optional_argument
+						       : required_argument;
 		lo[n].flag = NULL;
 		lo[n].val = d->sc ? d->sc : (int)(LONG_ONLY_BASE + i);
 		n++;
@@ -173,10 +176,14 @@ static int bad_option(int argc, char **argv, struct xp_err *err)
 	return xp_err_set(err, "unknown option '%s'", arg);
 }
 
-static int validate(struct xp_opts *o, struct xp_err *err);
-
 int xp_opts_parse(struct xp_opts *o, int argc, char **argv,
 		  struct xp_err *err)
+{
+	return xp_opts_parse_flags(o, argc, argv, 0, err);
+}
+
+int xp_opts_parse_flags(struct xp_opts *o, int argc, char **argv, unsigned flags,
+			struct xp_err *err)
 {
 	struct option lo[NDESCS + 1];
 	char shorts[2 * NDESCS + 2];
@@ -207,7 +214,7 @@ int xp_opts_parse(struct xp_opts *o, int argc, char **argv,
 		return xp_err_set(err, "unexpected argument '%s'", argv[optind]);
 	o->argc = argc;
 	o->argv = argv;
-	return validate(o, err);
+	return xp_opts_validate(o, flags, err);
 }
 
 uint64_t xp_opts_req_size(const struct xp_opts *o)
@@ -237,121 +244,6 @@ int xp_opts_tcp_sender(const struct xp_opts *o, int remote)
 	return t->bulk && !t->udp && (o->bidir || t->server_sends == !!remote);
 }
 
-static int validate_sizes(const struct xp_opts *o, struct xp_err *err)
-{
-	uint64_t req = xp_opts_req_size(o), rsp = xp_opts_rsp_size(o);
-
-	const struct xp_test *t = xp_test(o->test);
-
-	if (o->rsp_size && !t->rr)
-		return xp_err_set(err, "-M applies to RR tests only, not %s",
-				  xp_test_name(o->test));
-	if (!req)
-		return xp_err_set(err, "-m: size must be at least 1");
-	if (req < t->min_size)
-		return xp_err_set(err, "-m: %s datagrams carry a 64-bit "
-				  "sequence number: size must be at least %u, not %llu",
-				  t->name, t->min_size, (unsigned long long)req);
-	if (t->max_size && (req > t->max_size || rsp > t->max_size))
-		return xp_err_set(err, "-m/-M: a UDP datagram holds at most %u "
-				  "bytes", t->max_size);
-	return 0;
-}
-
-static int validate_fast_paths(const struct xp_opts *o, struct xp_err *err)
-{
-	const struct xp_test *t = xp_test(o->test);
-	int tcp_bulk = t->bulk && !t->udp, persistent_rr = t->rr && t->persistent;
-	uint64_t k = xp_opts_req_size(o) < xp_opts_rsp_size(o) ? xp_opts_req_size(o)
-							      : xp_opts_rsp_size(o);
-
-	if (o->rate && !t->bulk)
-		return xp_err_set(err, "-b applies to stream tests, not %s", xp_test_name(o->test));
-	if (o->zerocopy && !tcp_bulk)
-		return xp_err_set(err, "--zerocopy applies to TCP_STREAM and TCP_MAERTS");
-	if (o->rcvlowat && !tcp_bulk)
-		return xp_err_set(err, "--rcvlowat applies to TCP_STREAM and TCP_MAERTS");
-	if (o->no_gso && !(t->udp && t->bulk))
-		return xp_err_set(err, "--no-gso applies to UDP_STREAM and UDP_MAERTS");
-	if (o->tps && !persistent_rr)
-		return xp_err_set(err, "--rate applies to TCP_RR and UDP_RR");
-	if (o->tps && o->burst > 1)
-		return xp_err_set(err, "--rate and --burst exclude each other");
-	if (o->tps && o->tps < o->flows)
-		return xp_err_set(err, "--rate %llu: below one transaction per second per flow",
-				  (unsigned long long)o->tps);
-	if (!o->burst || !o->pace_burst)
-		return xp_err_set(err, "--burst and --pace-burst: at least 1");
-	if (o->burst > 1 && !persistent_rr)
-		return xp_err_set(err, "--burst applies to TCP_RR and UDP_RR (for TCP_CRR use -P)");
-	/* UDP_RR ids are the first min(8, -m, -M) bytes: keep them unique
-	 * across the outstanding window */
-	if (t->udp && t->rr && k < 8 && o->burst > (1ull << (8 * k - 1)))
-		return xp_err_set(err, "--burst %llu: with %llu-byte UDP_RR messages at most "
-				  "%llu outstanding", (unsigned long long)o->burst,
-				  (unsigned long long)k, 1ull << (8 * k - 1));
-	return 0;
-}
-
-/* --sweep, --csv and --plot: what they combine with. */
-static int validate_reports(const struct xp_opts *o, struct xp_err *err)
-{
-	if (o->csv && !o->sweep.n)
-		return xp_err_set(err, "--csv goes with --sweep (one row per point)");
-	if ((o->hosts || (o->client && strchr(o->client, ','))) &&
-	    (o->iterations > 1 || o->sweep.n || o->json_stream || o->interval || o->plot ||
-	     o->slo || o->histogram))
-		return xp_err_set(err, "several servers (-c A,B or --hosts) report one merged "
-				  "table: they do not combine with -I, --sweep, --json-stream, -i, "
-				  "--plot, --slo or --histogram");
-	if (o->hosts && o->server)
-		return xp_err_set(err, "--hosts is a client option");
-	if (!o->sweep.n)
-		return 0;
-	if (o->json_stream || o->interval || o->slo || o->histogram)
-		return xp_err_set(err, "--sweep reports one table: it does not combine with "
-				  "--json-stream, -i, --slo or --histogram");
-	if (o->server)
-		return xp_err_set(err, "--sweep is a client option");
-	return 0;
-}
-
-static int validate(struct xp_opts *o, struct xp_err *err)
-{
-	int cpus[XP_CPUS_MAX];
-
-	if (o->help || o->version)
-		return 0;
-	if (xp_opts_validate_shape(o, err))
-		return -1;
-	if (o->server && o->client)
-		return xp_err_set(err, "-s and -c exclude each other");
-	if (o->nagle && o->nodelay)
-		return xp_err_set(err, "--nagle and --nodelay exclude each other");
-	if (o->ipv4 && o->ipv6)
-		return xp_err_set(err, "-4 and -6 exclude each other");
-	if (!o->flows)
-		return xp_err_set(err, "-P: at least one flow");
-	if (!o->threads)
-		return xp_err_set(err, "-T: at least one thread");
-	if (o->cpus && strcmp(o->cpus, XP_CPUS_NONE) &&
-	    xp_parse_cpus(o->cpus, cpus, XP_CPUS_MAX, "--cpus", err) < 0)
-		return -1;
-	if (o->remote_cpus && strcmp(o->remote_cpus, XP_CPUS_NONE) &&
-	    xp_parse_cpus(o->remote_cpus, cpus, XP_CPUS_MAX, "--remote-cpus", err) < 0)
-		return -1;
-	if (o->remote_cpus && strlen(o->remote_cpus) > XP_MSG_STR_MAX)
-		return xp_err_set(err, "--remote-cpus: list longer than %d characters",
-				  XP_MSG_STR_MAX);
-	if (!o->server && o->port == 0 && o->client)
-		return xp_err_set(err, "-p: port 0 is not a server port");
-	if (!o->server && (o->daemon || o->one_off || o->pidfile || o->bind))
-		return xp_err_set(err, "-D, -1, -B and --pidfile are server options (add -s)");
-	if (validate_fast_paths(o, err) || validate_reports(o, err))
-		return -1;
-	return validate_sizes(o, err);
-}
-
 static void usage_line(FILE *f, const struct xp_opt_desc *d)
 {
 	char left[64];
@@ -362,7 +254,8 @@ static void usage_line(FILE *f, const struct xp_opt_desc *d)
 	else
 		n = snprintf(left, sizeof(left), "      --%s", d->lname);
 	if (d->meta && n > 0 && (size_t)n < sizeof(left))
-		snprintf(left + n, sizeof(left) - (size_t)n, " %s", d->meta);
+		snprintf(left + n, sizeof(left) - (size_t)n,
+			 d->kind == XP_K_OSTR ? "[=%s]" : " %s", d->meta);
 	fprintf(f, "%-28s %s", left, d->help);
 	if (d->def && strcmp(d->def, "0"))
 		fprintf(f, " [%s]", d->def);
@@ -425,7 +318,7 @@ int xp_opts_set_numeric(struct xp_opts *o, const char *lname, const char *value,
 
 int xp_opts_check(struct xp_opts *o, struct xp_err *err)
 {
-	return validate(o, err);
+	return xp_opts_validate(o, 0, err);
 }
 
 int xp_opts_get_numeric(const struct xp_opts *o, const char *lname, double *v)
@@ -458,4 +351,22 @@ const char *xp_opts_unit(const char *lname)
 			       ? "bit/s" : descs[i].kind == XP_K_SECS ||
 			       descs[i].kind == XP_K_SECS0 ? "s" : "";
 	return "";
+}
+
+int xp_opts_tos(const struct xp_opts *o)
+{
+	int v = -1;
+
+	if (o->tos && xp_parse_tos(o->tos, "--tos", &v, NULL))
+		return -1;
+	if (o->dscp && !xp_parse_dscp(o->dscp, "--dscp", &v, NULL))
+		v <<= 2;
+	return v;
+}
+
+const char *xp_opts_timestamp_format(const struct xp_opts *o)
+{
+	if (!o->timestamps)
+		return NULL;
+	return o->timestamps[0] ? o->timestamps : "%c ";
 }

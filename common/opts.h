@@ -17,6 +17,7 @@
 #define XP_TYPE_SECS0 uint64_t
 #define XP_TYPE_TEST int
 #define XP_TYPE_RATE uint64_t
+#define XP_TYPE_OSTR const char *
 #define XP_TYPE_MULTI struct xp_strs
 
 /* An option that may be given several times (MULTI): its values in order. */
@@ -56,6 +57,13 @@ struct xp_opts {
 int xp_opts_parse(struct xp_opts *o, int argc, char **argv,
 		  struct xp_err *err);
 
+/* The same with XP_OPTS_* flags. */
+#define XP_OPTS_MATRIX 1u /* one set of options for several tests (xperf lab):
+			   * options that do nothing in this test (-N with UDP,
+			   * --nagle or --percentiles with a stream test ...)
+			   * are not usage errors */
+int xp_opts_parse_flags(struct xp_opts *o, int argc, char **argv, unsigned flags,
+			struct xp_err *err);
 /* Set the numeric option named by its long name ("msg-size") from text
  * ("64K"), as the command line would; then xp_opts_check.  For --sweep.
  * -1 with err for an unknown or non-numeric option or a bad value. */
@@ -83,6 +91,13 @@ int xp_opts_nodelay(const struct xp_opts *o);
 
 /* 1 if this side (remote: the server) sends a TCP bulk test's data. */
 int xp_opts_tcp_sender(const struct xp_opts *o, int remote);
+
+/* The TOS byte --tos or --dscp asks for; -1 when neither is given. */
+int xp_opts_tos(const struct xp_opts *o);
+
+/* --timestamps: the strftime(3) format of the interval lines' prefix;
+ * NULL when not asked. */
+const char *xp_opts_timestamp_format(const struct xp_opts *o);
 
 /* The test shape (common/opts_shape.c): -R, --bidir, --omit, -n and -k
  * checked against the test and each other; -R replaces o->test by its

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "common/clock.h"
+#include "common/sockpath.h"
 
 int xp_resolve(const char *host, uint16_t port, int family, struct xp_addr *a,
 	       struct xp_err *err)
@@ -82,11 +83,11 @@ static int set_int(int fd, int level, int name, int val)
 	return setsockopt(fd, level, name, &val, sizeof(val));
 }
 
-static int bind_socket(int type, const struct xp_addr *a, int reuseport,
+static int bind_socket(int type, int proto, const struct xp_addr *a, int reuseport,
 		       struct xp_err *err)
 {
 	char as[80];
-	int fd = socket(a->ss.ss_family, type | SOCK_CLOEXEC, 0);
+	int fd = socket(a->ss.ss_family, type | SOCK_CLOEXEC, proto);
 
 	if (fd < 0)
 		return xp_err_sys(err, errno, "socket %s", xp_addr_str(a, as, sizeof(as)));
@@ -111,8 +112,13 @@ static int bind_socket(int type, const struct xp_addr *a, int reuseport,
 
 int xp_listen_tcp(const struct xp_addr *a, int backlog, struct xp_err *err)
 {
+	return xp_listen_stream(a, backlog, 0, err);
+}
+
+int xp_listen_stream(const struct xp_addr *a, int backlog, int proto, struct xp_err *err)
+{
 	char as[80];
-	int fd = bind_socket(SOCK_STREAM, a, 0, err);
+	int fd = bind_socket(SOCK_STREAM, proto, a, 0, err);
 
 	if (fd < 0)
 		return -1;
@@ -127,7 +133,7 @@ int xp_listen_tcp(const struct xp_addr *a, int backlog, struct xp_err *err)
 
 int xp_bind_udp(const struct xp_addr *a, struct xp_err *err)
 {
-	return bind_socket(SOCK_DGRAM, a, 1, err);
+	return bind_socket(SOCK_DGRAM, 0, a, 1, err);
 }
 
 int xp_set_nonblock(int fd, int on)
@@ -161,7 +167,7 @@ int xp_apply_sockopts(int fd, int type, const struct xp_sockopts *so,
 		if (setsockopt(fd, SOL_SOCKET, SO_MAX_PACING_RATE, &rate, sizeof(rate)))
 			return xp_err_sys(err, errno, "setsockopt SO_MAX_PACING_RATE %lu", rate);
 	}
-	return 0;
+	return xp_sock_path_apply(fd, type, so, err);
 }
 
 static int wait_connected(int fd, int timeout_ms)
@@ -183,17 +189,25 @@ static int wait_connected(int fd, int timeout_ms)
 int xp_connect_tcp(const struct xp_addr *a, const struct xp_sockopts *so,
 		   int timeout_ms, struct xp_err *err)
 {
+	return xp_connect_tcp_port(a, so, 0, timeout_ms, err);
+}
+
+int xp_connect_tcp_port(const struct xp_addr *a, const struct xp_sockopts *so,
+			uint16_t lport, int timeout_ms, struct xp_err *err)
+{
+	struct xp_addr dst = *a;
 	char as[80];
-	int e, fd = socket(a->ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	int e, fd = so ? xp_sock_client(a->ss.ss_family, SOCK_STREAM, so, lport, err)
+		       : socket(a->ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
 
 	if (fd < 0)
-		return xp_err_sys(err, errno, "socket");
-	if (so && xp_apply_sockopts(fd, SOCK_STREAM, so, err)) {
+		return so ? -1 : xp_err_sys(err, errno, "socket");
+	if (so && so->flowlabel && xp_sock_flowlabel(fd, &dst, so->flowlabel, err)) {
 		close(fd);
 		return -1;
 	}
 	xp_set_nonblock(fd, 1);
-	e = connect(fd, (const struct sockaddr *)&a->ss, a->len) ? errno : 0;
+	e = connect(fd, (const struct sockaddr *)&dst.ss, dst.len) ? errno : 0;
 	if (e == EINPROGRESS)
 		e = wait_connected(fd, timeout_ms);
 	if (e) {

@@ -191,17 +191,17 @@ static int tests(struct xp_lab_cfg *c, size_t *used, struct xp_err *err)
 		argv[argc++] = "-t";
 		argv[argc++] = names[i];
 		argv[argc] = NULL;
-		if (xp_opts_parse(o, argc, argv, err))
+		if (xp_opts_parse_flags(o, argc, argv, XP_OPTS_MATRIX, err))
 			return -1;
 		if (o->server || o->client)
 			return xp_err_set(err, "%s does not apply: the lab runs its own server "
 					  "and client", o->server ? "-s" : "-c");
 		if (o->interval || o->json_stream || o->slo || o->histogram || o->sweep.n ||
-		    o->csv || o->plot)
+		    o->csv || o->plot || o->logfile || o->format)
 			return xp_err_set(err, "-i, --json-stream, --slo, --histogram, --sweep, "
-					  "--csv and the test's --plot are not supported by xperf "
-					  "lab (its report is the comparison table; lab --plot "
-					  "draws it)");
+					  "--csv, --logfile, -f and the test's --plot are not "
+					  "supported by xperf lab (its report is the comparison "
+					  "table; lab --plot draws it)");
 	}
 	c->ntests = n;
 	return n < 0 ? -1 : 0;

@@ -59,6 +59,10 @@ static const struct field_desc setup_fields[] = {
 	U64(15, setup.burst),
 	U64(16, setup.pace_burst),
 	U64(17, setup.rcvlowat),
+	/* socket and path: tags 30.. */
+	STR(30, setup.congestion),
+	U64(31, setup.tos),
+	U64(32, setup.sock_flags),
 	U64(50, setup.bidir),
 	U64(51, setup.quota),
 	U64(52, setup.omit_ms),
@@ -84,6 +88,7 @@ static const struct field_desc result_fields[] = {
 #include "proto/result.def"
 	STR(13, result.cpus),
 	STR(27, result.warning),
+	STR(63, result.congestion),
 };
 #undef XP_RESULT
 #undef XP_PATH_C
@@ -99,6 +104,7 @@ static const struct field_desc flow_fields[] = {
 	U64(5, flow.cwnd),
 	U64(6, flow.mss),
 	U64(7, flow.delivery_rate_bps),
+	U64(8, flow.advmss),
 	U64(50, flow.flags),
 	U64(51, flow.bytes),
 	U64(52, flow.omitted_bytes),
@@ -169,7 +175,7 @@ static size_t field_value_len(const struct field_desc *f,
 	if (f->kind == FIELD_U64)
 		return U64_LEN;
 	/* A string that fills its buffer without a NUL is clamped. */
-	return strnlen(s, XP_MSG_STR_MAX);
+	return strnlen(s, f->size - 1u < XP_MSG_STR_MAX ? f->size - 1u : XP_MSG_STR_MAX);
 }
 
 static size_t encoded_body_len(const struct msg_desc *d,
@@ -285,7 +291,7 @@ static int decode_str(const struct msg_desc *d, const struct field_desc *f,
 				  "control message: %s field %u (%s) length "
 				  "%u exceeds maximum %d",
 				  d->name, f->tag, f->name, vlen,
-				  XP_MSG_STR_MAX);
+				  f->size - 1 < XP_MSG_STR_MAX ? f->size - 1 : XP_MSG_STR_MAX);
 	nul = memchr(v, 0, vlen);
 	if (nul)
 		return why_set(why,

@@ -56,6 +56,10 @@ struct xp_msg_setup {
 	uint64_t burst;       /* RR: outstanding requests per flow */
 	uint64_t pace_burst;  /* UDP pacing: datagrams back to back */
 	uint64_t rcvlowat;    /* server TCP stream receivers: 0 auto, 1 off, else bytes */
+	/* socket and path (tags 30..) */
+	char congestion[XP_CC_NAME_MAX]; /* TCP_CONGESTION on server data sockets, "" = default */
+	uint64_t tos;         /* XP_SETUP_TOS_SET | the TOS byte; 0 = leave the kernel's */
+	uint64_t sock_flags;  /* XP_SETUP_S_* */
 	/* the test's shape (tags from 50) */
 	uint64_t bidir;       /* 1: flows from flows/2 on go the reverse way */
 	uint64_t quota;       /* -n/-k: units each direction sends in all, 0: none */
@@ -66,6 +70,12 @@ struct xp_msg_setup {
 #define XP_SETUP_F_NO_GSO 2u   /* no UDP GRO on the server's receivers */
 #define XP_SETUP_F_ZEROCOPY 4u /* server senders use MSG_ZEROCOPY */
 #define XP_SETUP_F_ALL 7u
+
+#define XP_SETUP_TOS_SET 0x100u      /* tos: the low 8 bits are to be set */
+#define XP_SETUP_S_FASTOPEN 1u       /* TCP_CRR: the client sends in the SYN */
+#define XP_SETUP_S_SENDFILE 2u       /* server senders use sendfile(2) */
+#define XP_SETUP_S_MPTCP 4u          /* the client's data connections are MPTCP */
+#define XP_SETUP_S_ALL 7u
 
 struct xp_msg_setup_ok {
 	uint64_t cookie;  /* identifies the test's data connections */

@@ -48,7 +48,7 @@ void xp_tcp_totals_add(struct xp_tcp_totals *t, const struct xp_flow_result *f)
 		.flows = 1, .retrans = f->retrans, .rtt_us_max = f->rtt_us, .rtt_us_min = f->rtt_us,
 		.cwnd_min = f->cwnd, .cwnd_max = f->cwnd, .mss = f->mss,
 		.delivery_rate_bps = f->delivery_rate_bps, .rtt_us_sum = f->rtt_us,
-		.rttvar_us_sum = f->rttvar_us,
+		.rttvar_us_sum = f->rttvar_us, .advmss = f->advmss,
 	};
 
 	xp_tcp_totals_merge(t, &one);
@@ -80,6 +80,8 @@ void xp_side_result_merge(struct xp_side_result *dst, const struct xp_side_resul
 #undef XP_RESULT
 	if (!dst->warning[0])
 		memcpy(dst->warning, src->warning, sizeof(dst->warning));
+	if (!dst->congestion[0])
+		memcpy(dst->congestion, src->congestion, sizeof(dst->congestion));
 	append_cpus(dst->cpus, src->cpus);
 }
 

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #define XP_RESULT_STR_MAX 256 /* the wire's longest string (XP_MSG_STR_MAX) */
+#define XP_CC_NAME_MAX 16     /* a congestion control's name with its NUL (TCP_CA_NAME_MAX) */
 
 /* What a side's workers count as the test runs. */
 struct xp_counters {
@@ -48,6 +49,7 @@ struct xp_side_result {
 #undef XP_RESULT
 	char cpus[XP_RESULT_STR_MAX + 1];    /* CPU each worker last ran on, "0,1" */
 	char warning[XP_RESULT_STR_MAX + 1]; /* first recoverable error seen */
+	char congestion[XP_CC_NAME_MAX];     /* TCP_CONGESTION of its data sockets, "" = no TCP */
 };
 
 /* One flow's result as it finished, at one end: its counters and, for a
@@ -65,6 +67,7 @@ struct xp_flow_result {
 	uint64_t jitter_ns;      /* UDP bulk receiver: RFC 3550 jitter at the end */
 	uint64_t omitted_transactions; /* RR client: before --warmup ended (UDP_RR:
 					* requests sent and not outstanding then) */
+	uint64_t advmss; /* the MSS this end advertised */
 };
 
 #define XP_FLOW_F_SENDER 1u   /* this end sent the flow's data (RR: its requests) */
@@ -79,7 +82,7 @@ void xp_tcp_totals_merge(struct xp_tcp_totals *dst, const struct xp_tcp_totals *
 /* One more flow into the totals. */
 void xp_tcp_totals_add(struct xp_tcp_totals *t, const struct xp_flow_result *f);
 /* dst and src combined by each field's rule (proto/result.def); strings:
- * dst keeps its warning, or takes src's; cpus are appended. */
+ * dst keeps its warning and congestion, or takes src's; cpus are appended. */
 void xp_side_result_merge(struct xp_side_result *dst, const struct xp_side_result *src);
 /* The process's CPU time as a percentage of one CPU over cpu_wall_us. */
 double xp_side_proc_percent(const struct xp_side_result *r);

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
@@ -25,10 +26,12 @@
 #include "common/ctl.h"
 #include "common/log.h"
 #include "common/sock.h"
+#include "common/sockpath.h"
 #include "common/tests.h"
 #include "proto/be.h"
 #include "proto/iperf3.h"
 #include "server/iperf3_server.h"
+#include "server/netperf_peer.h"
 #include "server/session.h"
 
 #define MAX_PENDING 1024
@@ -102,6 +105,31 @@ static int open_udp(struct xp_server *s, const struct xp_addr *tcp, struct xp_er
 	return opened ? 0 : -1;
 }
 
+/* An MPTCP listener where the kernel has MPTCP, so that a client's MPTCP
+ * connections are MPTCP end to end; it takes plain TCP clients too, and
+ * accept() hands those over as plain TCP sockets.  Else a TCP listener. */
+static int listen_on(struct xp_server *s, const struct xp_addr *a, struct xp_err *err)
+{
+	int fd = -1;
+
+	if (xp_mptcp_check("server", NULL) == 0)
+		fd = xp_listen_stream(a, 1024, IPPROTO_MPTCP, err);
+	s->cfg.listen_mptcp = fd >= 0;
+	return fd >= 0 ? fd : xp_listen_tcp(a, 1024, err);
+}
+
+/* TCP Fast Open on the listener, for TCP_CRR --fastopen: a client without
+ * the option never asks for a cookie, so nothing changes for it.  Whether
+ * the kernel lets servers use it (net.ipv4.tcp_fastopen bit 2) is checked
+ * when a test asks. */
+static void listen_fastopen(struct xp_server *s)
+{
+	int qlen = 1024;
+
+	s->cfg.listen_fastopen =
+		setsockopt(s->lfd, IPPROTO_TCP, TCP_FASTOPEN, &qlen, sizeof(qlen)) == 0;
+}
+
 static int open_tcp(struct xp_server *s, struct xp_addr *a, struct xp_err *err)
 {
 	const char *host = s->cfg.bind;
@@ -112,15 +140,16 @@ static int open_tcp(struct xp_server *s, struct xp_addr *a, struct xp_err *err)
 		fam = AF_INET6;
 	s->lfd = -1;
 	if (xp_resolve(host, s->cfg.port, fam, a, err) == 0)
-		s->lfd = xp_listen_tcp(a, 1024, err);
+		s->lfd = listen_on(s, a, err);
 	if (s->lfd < 0 && !host && s->cfg.family == AF_UNSPEC) {
 		/* no IPv6 on this host: IPv4 only */
 		if (xp_resolve(NULL, s->cfg.port, AF_INET, a, err))
 			return -1;
-		s->lfd = xp_listen_tcp(a, 1024, err);
+		s->lfd = listen_on(s, a, err);
 	}
 	if (s->lfd < 0)
 		return -1;
+	listen_fastopen(s);
 	a->len = sizeof(a->ss);
 	getsockname(s->lfd, (struct sockaddr *)&a->ss, &a->len);
 	s->port = xp_addr_port(a);
@@ -168,6 +197,11 @@ int xp_server_watch_signals(struct xp_server *s, int sigfd, FILE *log)
 uint16_t xp_server_port(const struct xp_server *s)
 {
 	return s->port;
+}
+
+const struct xp_server_cfg *xp_server_cfg(const struct xp_server *s)
+{
+	return &s->cfg;
 }
 
 void xp_server_stop(struct xp_server *s)
@@ -259,38 +293,6 @@ static void new_session(struct xp_server *s, int fd, const char *peer)
 		xp_log(s->cfg.log, "%s: control connection", peer);
 }
 
-/* netperf's control connection opens with a 656-byte request: its type
- * (1 .. 600) and the remote CPU to bind to (-1 when none), big-endian. */
-static int netperf_request(const uint8_t *b, ssize_t n)
-{
-	uint32_t type = xp_get32(b), cpu = xp_get32(b + 4);
-
-	return n >= 8 && type >= 1 && type <= 1000 && (cpu == 0xffffffffu || cpu < 4096);
-}
-
-/* Answer it as a netserver that does not do that test: netperf then says
- * at once "netperf: remote error 93" and "Protocol not supported" rather
- * than "recv_response: Connection reset by peer". */
-static void refuse_netperf(struct xp_server *s, int fd, const uint8_t *b, const char *peer)
-{
-	uint8_t reply[XP_CTL_NETPERF_LEN], junk[XP_CTL_NETPERF_LEN];
-	uint32_t type = xp_get32(b);
-
-	memset(reply, 0, sizeof(reply));
-	xp_put32(reply, type + 1); /* netperf's response type follows its request's */
-	xp_put32(reply + 4, EPROTONOSUPPORT);
-	if (recv(fd, junk, sizeof(junk), MSG_DONTWAIT) < 0 && errno != EAGAIN)
-		xp_log(s->cfg.log, "%s: netperf request: %s", peer, strerror(errno));
-	if (send(fd, reply, sizeof(reply), MSG_DONTWAIT | MSG_NOSIGNAL) != (ssize_t)sizeof(reply))
-		xp_log(s->cfg.log, "%s: answer to netperf: %s", peer, strerror(errno));
-	shutdown(fd, SHUT_WR);
-	xp_log(s->cfg.log, "%s: netperf's control protocol (request %u): this is an xperf "
-	       "server, answered 'protocol not supported' (run netserver there, or xperf's "
-	       "netperf mode, `xperf --netperf-args` or a `netperf` link, against this "
-	       "server)", peer, (unsigned)type);
-	close(fd);
-}
-
 /* 1: handled (fd owned elsewhere or closed); 0: wait for more bytes. */
 static int classify(struct xp_server *s, int fd, const char *peer)
 {
@@ -310,8 +312,8 @@ static int classify(struct xp_server *s, int fd, const char *peer)
 		new_session(s, fd, peer);
 		return 1;
 	}
-	if (netperf_request(b, n)) {
-		refuse_netperf(s, fd, b, peer);
+	if (xp_netperf_request(b, (size_t)n)) {
+		xp_netperf_refuse(fd, b, peer, s->cfg.log);
 		return 1;
 	}
 	i3 = xp_i3srv_classify(s->i3, fd, b, (size_t)n, peer);

@@ -21,6 +21,9 @@ struct xp_server_cfg {
 	int verbose;       /* log each test, not only failures */
 	FILE *log;         /* NULL: no log */
 	int sigfd;         /* readable means stop (signalfd), or -1 */
+	/* Set by xp_server_open: what the TCP listener can take. */
+	int listen_mptcp;  /* MPTCP listener (accepts MPTCP and TCP clients) */
+	int listen_fastopen; /* TCP_FASTOPEN on the listener */
 };
 
 struct xp_server;
@@ -28,6 +31,8 @@ struct xp_server;
 struct xp_server *xp_server_open(const struct xp_server_cfg *cfg,
 				 struct xp_err *err);
 uint16_t xp_server_port(const struct xp_server *s);
+/* The configuration in use, with what xp_server_open found out. */
+const struct xp_server_cfg *xp_server_cfg(const struct xp_server *s);
 /* Watch sigfd (a signalfd) and stop when it is readable; the log FILE may
  * have changed since open (daemon).  0 or -1. */
 int xp_server_watch_signals(struct xp_server *s, int sigfd, FILE *log);

@@ -14,6 +14,7 @@
 #include "common/cpu.h"
 #include "common/ctl.h"
 #include "common/log.h"
+#include "common/sockpath.h"
 #include "common/units.h"
 #include "common/engine/pace.h"
 
@@ -51,6 +52,32 @@ static int check_sizes(const struct xp_session *s, const struct xp_msg_setup *p,
 	return 0;
 }
 
+/* The socket and path fields: well formed, and what this host offers. */
+static int check_path(const struct xp_session *s, const struct xp_msg_setup *p,
+		      struct xp_err *err)
+{
+	const struct xp_test *t = xp_test((int)p->test);
+
+	if (p->tos & ~(uint64_t)(XP_SETUP_TOS_SET | 0xff))
+		return xp_err_set(err, "TOS field 0x%llx out of range", (unsigned long long)p->tos);
+	if (p->sock_flags & ~(uint64_t)XP_SETUP_S_ALL)
+		return xp_err_set(err, "unknown socket flags 0x%llx",
+				  (unsigned long long)p->sock_flags);
+	if ((p->sock_flags & XP_SETUP_S_SENDFILE) && (t->udp || !t->bulk))
+		return xp_err_set(err, "sendfile asked for %s", t->name);
+	if (p->congestion[0] && xp_cc_check(p->congestion, "server", err))
+		return -1;
+	if ((p->sock_flags & XP_SETUP_S_FASTOPEN) && xp_tfo_check(2, "server", err))
+		return -1;
+	if ((p->sock_flags & XP_SETUP_S_FASTOPEN) && !s->cfg->listen_fastopen)
+		return xp_err_set(err, "server: its listening socket refused TCP_FASTOPEN");
+	if ((p->sock_flags & XP_SETUP_S_MPTCP) && !s->cfg->listen_mptcp)
+		return xp_err_set(err, "server: it listens with plain TCP, so MPTCP clients fall "
+				  "back to TCP (no MPTCP in its kernel, or net.mptcp.enabled was "
+				  "0 when it started)");
+	return 0;
+}
+
 static int check_setup(const struct xp_session *s, const struct xp_msg_setup *p,
 		       struct xp_err *err)
 {
@@ -79,7 +106,7 @@ static int check_setup(const struct xp_session *s, const struct xp_msg_setup *p,
 		return -1;
 	if (p->sndbuf > (1u << 30) || p->rcvbuf > (1u << 30) || p->rcvlowat > (1u << 30))
 		return xp_err_set(err, "socket buffer or receive low-water mark above 1 GiB");
-	return check_sizes(s, p, err);
+	return check_sizes(s, p, err) || check_path(s, p, err) ? -1 : 0;
 }
 
 static void fill_run(struct xp_session *s)
@@ -109,6 +136,13 @@ static void fill_run(struct xp_session *s)
 	if (xp_test(r->test)->bulk && !xp_test(r->test)->udp &&
 	    (xp_test(r->test)->server_sends || p->bidir))
 		r->so.pacing_Bps = xp_pacing_Bps(p->rate_bps);
+	memcpy(r->so.cc, p->congestion, sizeof(r->so.cc));
+	r->so.tos_set = (p->tos & XP_SETUP_TOS_SET) != 0;
+	r->so.tos = (uint8_t)(p->tos & 0xff);
+	r->fastopen = (p->sock_flags & XP_SETUP_S_FASTOPEN) != 0;
+	/* whichever of its flows the server sends on (TCP_MAERTS, --bidir) */
+	r->sendfile = (p->sock_flags & XP_SETUP_S_SENDFILE) != 0;
+	r->note_mptcp = (p->sock_flags & XP_SETUP_S_MPTCP) != 0;
 	r->bidir = (uint8_t)p->bidir;
 	r->omit = p->omit_ms != 0;
 	r->quota = p->quota;

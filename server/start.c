@@ -77,7 +77,8 @@ int xp_server_main(const struct xp_opts *o)
 		return XP_EXIT_FAIL;
 	}
 	if (cfg.log)
-		fprintf(cfg.log, "xperf: listening on port %u\n", xp_server_port(s));
+		fprintf(cfg.log, "xperf: listening on port %u%s\n", xp_server_port(s),
+			xp_server_cfg(s)->listen_mptcp ? " (MPTCP and TCP)" : "");
 	rc = xp_server_run(s);
 	xp_server_close(s);
 	return rc ? XP_EXIT_FAIL : XP_EXIT_OK;

@@ -420,9 +420,21 @@ START_TEST(tos_values)
 	ck_assert_int_eq(parse("-Y", "EF,af41", NULL), 0);
 	ck_assert_int_eq(cfg.tos[0], 0xb8);
 	ck_assert_int_eq(cfg.tos[1], 0x88);
+	ck_assert_str_eq(cfg.opts.tos, "0xb8"); /* TCP_STREAM: the client sends */
+	ck_assert_int_eq(cfg.tos_applied[1], 0xb8);
+	ck_assert_int_eq(parse("-Y", "EF,af41", "-t", "TCP_MAERTS", NULL), 0);
+	ck_assert_str_eq(cfg.opts.tos, "0x88"); /* the server sends */
 	ck_assert_int_eq(parse("-Y", ",0x28", NULL), 0);
 	ck_assert_int_eq(cfg.tos[0], -1);
 	ck_assert_int_eq(cfg.tos[1], 0x28);
+	ck_assert_str_eq(cfg.opts.tos, "0x28");
+	ck_assert_int_eq(parse("-Y", "0x0,0x0", NULL), 0); /* 0 is not set */
+	ck_assert_ptr_null(cfg.opts.tos);
+	ck_assert_int_eq(cfg.tos[0], 0);
+	ck_assert_int_eq(parse("--", "-K", "no_such_algorithm", NULL), 0);
+	ck_assert_ptr_null(cfg.opts.congestion); /* netperf goes on without it */
+	ck_assert_int_eq(parse("-t", "TCP_SENDFILE", NULL), 0);
+	ck_assert_int_eq(cfg.opts.sendfile, 1);
 	ck_assert_int_eq(parse("-F", "/dev/urandom,/dev/zero", NULL), 0);
 	ck_assert_str_eq(cfg.fill[1], "/dev/zero");
 	ck_assert_int_eq(parse("-F", ",0123456789012345678901234567890123", NULL), -1);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "common/clock.h"
+#include "common/netparse.h"
 #include "common/opts.h"
 #include "common/tests.h"
 #include "proto/msg.h"
@@ -118,7 +119,7 @@ START_TEST(invalid)
 		{ { "-t", "UDP_RR", "-M", "65508" }, "65507" },
 		{ { "--cpus", "1,1" }, "--cpus" },
 		{ { "--remote-cpus", "a" }, "--remote-cpus" },
-		{ { "-1" }, "server options" },
+		{ { "-1" }, "server option" },
 		{ { "-c", "h", "junk" }, "unexpected argument" },
 		{ { "-t", "TCP_RR", "-b", "1G" }, "stream tests" },
 		{ { "-t", "TCP_STREAM", "--rate", "100" }, "TCP_RR and UDP_RR" },
@@ -131,6 +132,63 @@ START_TEST(invalid)
 		{ { "--nagle", "--nodelay" }, "exclude" },
 		{ { "-b", "fast" }, "invalid rate" },
 		{ { "-i", "0" }, "--interval" },
+		/* options given where they do nothing (the audit) */
+		{ { "-s", "-t", "TCP_RR" }, "-t/--test is a client option" },
+		{ { "-s", "-P", "4" }, "client option" },
+		{ { "-s", "-C", "reno" }, "client option" },
+		{ { "-s", "--timestamps" }, "client option" },
+		{ { "-c", "h", "--max-tests", "3" }, "--max-tests is a server option" },
+		{ { "-c", "h", "--idle-timeout", "3" }, "--idle-timeout is a server option" },
+		{ { "--max-flows", "8" }, "server option" },
+		{ { "-c", "h", "-D" }, "server option" },
+		{ { "-p", "5000" }, "-p applies with -c or -s" },
+		{ { "-t", "TCP_STREAM", "--warmup", "1" }, "--warmup applies to RR" },
+		{ { "-t", "TCP_RR", "--rr-timeout", "1" }, "UDP_RR" },
+		{ { "-t", "UDP_STREAM", "--pace-burst", "4" }, "with -b" },
+		{ { "-t", "TCP_RR", "--nagle" }, "--nagle applies" },
+		{ { "-t", "UDP_RR", "-N" }, "TCP tests" },
+		{ { "-t", "TCP_STREAM", "--percentiles", "50" }, "RR tests" },
+		{ { "-t", "TCP_STREAM", "--histogram", "f" }, "RR tests" },
+		{ { "--confidence", "99" }, "--iterations" },
+		{ { "-M", "0" }, "RR tests only" },
+		{ { "-t", "TCP_RR", "--rcvlowat", "0" }, "--rcvlowat applies" },
+		{ { "--burst", "1" }, "--burst applies" },
+		/* socket and path */
+		{ { "-t", "UDP_RR", "-C", "reno" }, "TCP tests" },
+		{ { "-C", "abcdefghijklmnop" }, "at most 15" },
+		{ { "-t", "UDP_STREAM", "--set-mss", "1000" }, "TCP tests" },
+		{ { "--set-mss", "40" }, "88-32767" },
+		{ { "--set-mss", "40000" }, "--set-mss" },
+		{ { "--tos", "256" }, "not a TOS byte" },
+		{ { "--tos", "AF44" }, "not a TOS byte" },
+		{ { "--dscp", "64" }, "not a DSCP" },
+		{ { "--tos", "8", "--dscp", "2" }, "exclude" },
+		{ { "--flowlabel", "5" }, "IPv6 only" },
+		{ { "-6", "--flowlabel", "0" }, "1-1048575" },
+		{ { "-6", "--flowlabel", "1048576" }, "--flowlabel" },
+		{ { "-B", "[::1" }, "expected [ADDR]" },
+		{ { "-B", "h:0" }, "1-65535" },
+		{ { "-s", "-B", "10.0.0.1:5000" }, "the port is -p" },
+		{ { "-t", "TCP_CRR", "--cport", "5000" }, "TIME_WAIT" },
+		{ { "--cport", "65535", "-P", "2" }, "above 65535" },
+		{ { "--cport", "0" }, "1-65535" },
+		{ { "-B", "127.0.0.1:6001", "--cport", "6000", "-P", "2" }, "--cport data ports" },
+		{ { "--bind-dev", "abcdefghijklmnop" }, "at most 15" },
+		{ { "-t", "TCP_RR", "--fastopen" }, "TCP_CRR" },
+		{ { "-t", "UDP_STREAM", "--mptcp" }, "TCP tests" },
+		{ { "--mptcp", "-Z" }, "SO_ZEROCOPY" },
+		{ { "--mptcp", "--busy-poll", "5" }, "SO_BUSY_POLL" },
+		{ { "-t", "TCP_RR", "--sendfile" }, "TCP_STREAM and TCP_MAERTS" },
+		{ { "--sendfile", "-Z" }, "exclude" },
+		{ { "--connect-timeout", "0" }, "--connect-timeout" },
+		/* report format */
+		{ { "--timestamps" }, "give -i" },
+		{ { "-i", "1", "--timestamps", "-J" }, "give -i" },
+		{ { "-f", "x" }, "one of k, m, g, t" },
+		{ { "-f", "mm" }, "one of k, m, g, t" },
+		{ { "-t", "TCP_RR", "-f", "m" }, "stream tests" },
+		{ { "-f", "m", "--json" }, "stream tests" },
+		{ { "-c", "a,b", "-f", "m" }, "several servers" },
 	};
 	size_t i;
 
@@ -144,6 +202,155 @@ START_TEST(invalid)
 		ck_assert_msg(rc == -1, "case %zu (%s) accepted", i, c->args[0]);
 		ck_assert_msg(strstr(e.msg, c->msg), "case %zu: '%s' lacks '%s'", i, e.msg, c->msg);
 	}
+}
+END_TEST
+
+START_TEST(dscp_and_tos)
+{
+	struct xp_err e;
+	int v;
+
+	ck_assert_int_eq(xp_dscp_by_name("EF"), 46);
+	ck_assert_int_eq(xp_dscp_by_name("ef"), 46);
+	ck_assert_int_eq(xp_dscp_by_name("AF41"), 34);
+	ck_assert_int_eq(xp_dscp_by_name("af11"), 10);
+	ck_assert_int_eq(xp_dscp_by_name("AF23"), 22);
+	ck_assert_int_eq(xp_dscp_by_name("CS1"), 8);
+	ck_assert_int_eq(xp_dscp_by_name("CS7"), 56);
+	ck_assert_int_eq(xp_dscp_by_name("CS0"), 0);
+	ck_assert_int_eq(xp_dscp_by_name("LE"), 1);
+	ck_assert_int_eq(xp_dscp_by_name("VOICE-ADMIT"), 44);
+	ck_assert_int_eq(xp_dscp_by_name("AF44"), -1);
+	ck_assert_int_eq(xp_dscp_by_name("AF51"), -1);
+	ck_assert_int_eq(xp_dscp_by_name("CS8"), -1);
+	ck_assert_int_eq(xp_dscp_by_name("CS"), -1);
+	ck_assert_int_eq(xp_parse_tos("EF", "--tos", &v, &e), 0);
+	ck_assert_int_eq(v, 0xb8);
+	ck_assert_int_eq(xp_parse_tos("0xb8", "--tos", &v, &e), 0);
+	ck_assert_int_eq(v, 184);
+	ck_assert_int_eq(xp_parse_tos("0XB8", "--tos", &v, &e), 0);
+	ck_assert_int_eq(xp_parse_tos("184", "--tos", &v, &e), 0);
+	ck_assert_int_eq(v, 184);
+	ck_assert_int_eq(xp_parse_tos("0", "--tos", &v, &e), 0);
+	ck_assert_int_eq(v, 0);
+	ck_assert_int_eq(xp_parse_tos("255", "--tos", &v, &e), 0);
+	ck_assert_int_eq(xp_parse_tos("256", "--tos", &v, &e), -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, "--tos: '256'"));
+	ck_assert_int_eq(xp_parse_tos("-1", "--tos", &v, &e), -1);
+	ck_assert_int_eq(xp_parse_tos("0x", "--tos", &v, &e), -1);
+	ck_assert_int_eq(xp_parse_tos("12ab", "--tos", &v, &e), -1);
+	ck_assert_int_eq(xp_parse_tos("", "--tos", &v, &e), -1);
+	ck_assert_int_eq(xp_parse_dscp("46", "--dscp", &v, &e), 0);
+	ck_assert_int_eq(v, 46);
+	ck_assert_int_eq(xp_parse_dscp("0x2e", "--dscp", &v, &e), 0);
+	ck_assert_int_eq(v, 46);
+	ck_assert_int_eq(xp_parse_dscp("AF41", "--dscp", &v, &e), 0);
+	ck_assert_int_eq(v, 34);
+	ck_assert_int_eq(xp_parse_dscp("64", "--dscp", &v, &e), -1);
+}
+END_TEST
+
+static void hostport_ok(const char *s, const char *host, unsigned port)
+{
+	char h[XP_HOST_MAX];
+	uint16_t p = 1;
+	struct xp_err e;
+
+	ck_assert_msg(xp_parse_hostport(s, "-B", h, sizeof(h), &p, &e) == 0, "%s: %s", s, e.msg);
+	ck_assert_str_eq(h, host);
+	ck_assert_uint_eq(p, port);
+}
+
+START_TEST(bind_hostport)
+{
+	static const char *bad[] = { "[::1", "[::1]x", "[::1]:", "[]:5", "h:0", "h:70000",
+				     ":5000", "h:", "h:0x10", "h:-1", "[::1]:5000:1" };
+	char h[XP_HOST_MAX];
+	uint16_t p;
+	struct xp_err e;
+	size_t i;
+
+	hostport_ok("10.0.0.1", "10.0.0.1", 0);
+	hostport_ok("10.0.0.1:5000", "10.0.0.1", 5000);
+	hostport_ok("[::1]:5000", "::1", 5000);
+	hostport_ok("[::1]", "::1", 0);
+	hostport_ok("::1", "::1", 0);
+	hostport_ok("fd00::2", "fd00::2", 0);
+	hostport_ok("[fe80::1%veth0]:65535", "fe80::1%veth0", 65535);
+	hostport_ok("localhost:1", "localhost", 1);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ck_assert_msg(xp_parse_hostport(bad[i], "-B", h, sizeof(h), &p, &e) == -1,
+			      "%s accepted", bad[i]);
+}
+END_TEST
+
+START_TEST(rate_formats)
+{
+	char b[64];
+	const char *c;
+
+	for (c = "kmgtKMGT"; *c; c++)
+		ck_assert(xp_rate_format_ok(*c));
+	ck_assert(!xp_rate_format_ok('x'));
+	ck_assert(!xp_rate_format_ok('b'));
+	ck_assert(!xp_rate_format_ok('A'));
+	ck_assert(!xp_rate_format_ok(0));
+	ck_assert_str_eq(xp_format_rate(b, sizeof(b), 0, 1e9, 'g'), "1.000 Gbit/s");
+	ck_assert_str_eq(xp_format_rate(b, sizeof(b), 0, 1e9, 'm'), "1000.000 Mbit/s");
+	ck_assert_str_eq(xp_format_rate(b, sizeof(b), 0, 2.5e6, 'k'), "2500.000 kbit/s");
+	ck_assert_str_eq(xp_format_rate(b, sizeof(b), 0, 4e12, 't'), "4.000 Tbit/s");
+	ck_assert_str_eq(xp_format_rate(b, sizeof(b), 0, 8.0 * 1048576, 'M'), "1.000 MByte/s");
+	ck_assert_str_eq(xp_format_rate(b, sizeof(b), 0, 8.0 * 1024, 'K'), "1.000 KByte/s");
+	ck_assert_str_eq(xp_format_rate(b, sizeof(b), 0, 8.0 * 1073741824, 'G'), "1.000 GByte/s");
+	ck_assert_str_eq(xp_format_rate(b, sizeof(b), 7, 1e9, 'g'), "  1.000 Gbit/s");
+}
+END_TEST
+
+START_TEST(sockpath_values)
+{
+	struct xp_opts o;
+	struct xp_err e;
+
+	ck_assert_int_eq(parse(&o, &e, NULL), 0);
+	ck_assert_int_eq(xp_opts_tos(&o), -1);
+	ck_assert_ptr_null(xp_opts_timestamp_format(&o));
+	ck_assert_uint_eq(o.connect_timeout, 5 * XP_NS_PER_SEC);
+	ck_assert_int_eq(parse(&o, &e, "--dscp", "AF41", NULL), 0);
+	ck_assert_int_eq(xp_opts_tos(&o), 34 << 2);
+	ck_assert_int_eq(parse(&o, &e, "--tos", "0xb8", NULL), 0);
+	ck_assert_int_eq(xp_opts_tos(&o), 0xb8);
+	ck_assert_int_eq(parse(&o, &e, "-i", "1", "--timestamps", NULL), 0);
+	ck_assert_str_eq(xp_opts_timestamp_format(&o), "%c ");
+	ck_assert_int_eq(parse(&o, &e, "-i", "1", "--timestamps=%T ", NULL), 0);
+	ck_assert_str_eq(xp_opts_timestamp_format(&o), "%T ");
+	ck_assert_int_eq(parse(&o, &e, "-f", "M", "-t", "UDP_STREAM", NULL), 0);
+	ck_assert_int_eq(parse(&o, &e, "-c", "::1", "-B", "[::1]:5000", "--cport", "6000",
+			       "-P", "4", "--flowlabel", "12345", NULL), 0);
+	ck_assert_uint_eq(o.cport, 6000);
+	ck_assert_int_eq(parse(&o, &e, "-s", "-B", "::1", "--logfile", "x", "-v", NULL), 0);
+	ck_assert_int_eq(parse(&o, &e, "-t", "TCP_CRR", "--fastopen", "--mptcp", "-C", "reno",
+			       "--set-mss", "1000", NULL), 0);
+	ck_assert_uint_eq(o.set_mss, 1000);
+	ck_assert_int_eq(parse(&o, &e, "-t", "TCP_MAERTS", "--sendfile", "--bind-dev", "lo",
+			       "--connect-timeout", "0.5", NULL), 0);
+	ck_assert_uint_eq(o.connect_timeout, 500 * XP_NS_PER_MS);
+}
+END_TEST
+
+START_TEST(matrix_is_lenient)
+{
+	char *argv[] = { "xperf lab", "-t", "UDP_RR", "-N", "--percentiles", "50", NULL };
+	char *bad[] = { "xperf lab", "-t", "UDP_RR", "--max-flows", "8", NULL };
+	struct xp_opts o;
+	struct xp_err e;
+
+	/* one set of options for several tests: -N does nothing in UDP_RR */
+	ck_assert_int_eq(xp_opts_parse(&o, 6, argv, &e), -1);
+	ck_assert_int_eq(xp_opts_parse_flags(&o, 6, argv, XP_OPTS_MATRIX, &e), 0);
+	ck_assert_int_eq(o.nodelay, 1);
+	/* the sides still hold */
+	ck_assert_int_eq(xp_opts_parse_flags(&o, 5, bad, XP_OPTS_MATRIX, &e), -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, "server option"));
 }
 END_TEST
 
@@ -279,6 +486,11 @@ int main(void)
 	tcase_add_test(tc, rr_sizes);
 	tcase_add_test(tc, long_and_short_agree);
 	tcase_add_test(tc, invalid);
+	tcase_add_test(tc, dscp_and_tos);
+	tcase_add_test(tc, bind_hostport);
+	tcase_add_test(tc, rate_formats);
+	tcase_add_test(tc, sockpath_values);
+	tcase_add_test(tc, matrix_is_lenient);
 	tcase_add_test(tc, shape_invalid);
 	tcase_add_test(tc, shape_valid);
 	tcase_add_test(tc, help_lists_every_option);

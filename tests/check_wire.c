@@ -249,6 +249,45 @@ START_TEST(test_encode_min_padding)
 }
 END_TEST
 
+/* The socket-and-path fields: SETUP 30-32, RESULT 60-63, FLOW 8. */
+START_TEST(test_sockpath_fields)
+{
+	uint8_t buf[BUF_MAX];
+	struct xp_msg in, out;
+	size_t n = XP_MSG_HDR_LEN;
+
+	memset(&in, 0, sizeof(in));
+	in.type = XP_MSG_SETUP;
+	strcpy(in.u.setup.congestion, "cubic");
+	in.u.setup.tos = XP_SETUP_TOS_SET | 0xb8;
+	in.u.setup.sock_flags = XP_SETUP_S_FASTOPEN | XP_SETUP_S_MPTCP;
+	expect_accept(buf, xp_msg_encode(&in, buf, sizeof(buf)), &out);
+	ck_assert_str_eq(out.u.setup.congestion, "cubic");
+	ck_assert_uint_eq(out.u.setup.tos, 0x1b8);
+	ck_assert_uint_eq(out.u.setup.sock_flags, 5);
+	/* a congestion control name of 16 bytes does not fit TCP_CA_NAME_MAX */
+	n += put_tlv(buf + n, 30, 16, "abcdefghijklmnop");
+	put_hdr(buf, XP_PROTO_VERSION, XP_MSG_SETUP, (uint32_t)n - 12);
+	expect_reject(buf, n, "exceeds maximum 15");
+	memset(&in, 0, sizeof(in));
+	in.type = XP_MSG_RESULT;
+	strcpy(in.u.result.congestion, "reno");
+	in.u.result.tcp.advmss = 1448;
+	in.u.result.c.mptcp_flows = 3;
+	in.u.result.c.fastopen_syn_data = 7;
+	expect_accept(buf, xp_msg_encode(&in, buf, sizeof(buf)), &out);
+	ck_assert_str_eq(out.u.result.congestion, "reno");
+	ck_assert_uint_eq(out.u.result.tcp.advmss, 1448);
+	ck_assert_uint_eq(out.u.result.c.mptcp_flows, 3);
+	ck_assert_uint_eq(out.u.result.c.fastopen_syn_data, 7);
+	memset(&in, 0, sizeof(in));
+	in.type = XP_MSG_FLOW;
+	in.u.flow.advmss = 988;
+	expect_accept(buf, xp_msg_encode(&in, buf, sizeof(buf)), &out);
+	ck_assert_uint_eq(out.u.flow.advmss, 988);
+}
+END_TEST
+
 /* The exact bytes pin the tag numbers and the big-endian layout. */
 START_TEST(test_wire_bytes_exact)
 {
@@ -883,6 +922,7 @@ static void add_codec_cases(Suite *s)
 
 	tcase_add_test(tc, test_roundtrip_all_types);
 	tcase_add_test(tc, test_roundtrip_fields_spot_check);
+	tcase_add_test(tc, test_sockpath_fields);
 	tcase_add_test(tc, test_wire_bytes_exact);
 	tcase_add_test(tc, test_empty_bodies_and_missing_fields);
 	tcase_add_test(tc, test_type_names);

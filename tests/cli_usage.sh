@@ -29,6 +29,25 @@ expect_status 2 "stray argument" "$XPERF" -c 127.0.0.1 extra
 expect_status 2 "bad CPU list" "$XPERF" --cpus 3-1
 expect_status 2 "size over max" "$XPERF" -m 5G
 
+# options given where they do nothing: usage errors, not silent no-ops
+expect_status 2 "client option on the server" "$XPERF" -s -t TCP_RR
+grep -q -- "-t/--test is a client option" "$TMP/err" || fail "client option message: $(cat "$TMP/err")"
+expect_status 2 "server option on the client" "$XPERF" -c 127.0.0.1 --max-tests 3
+grep -q -- "--max-tests is a server option" "$TMP/err" || fail "server option message: $(cat "$TMP/err")"
+expect_status 2 "--idle-timeout on the client" "$XPERF" -c 127.0.0.1 --idle-timeout 5
+expect_status 2 "server option in embedded mode" "$XPERF" --max-flows 8
+expect_status 2 "-p in embedded mode" "$XPERF" -p 5000 -t TCP_RR
+expect_status 2 "--warmup with a stream test" "$XPERF" -t TCP_STREAM --warmup 1
+expect_status 2 "--confidence without -I" "$XPERF" --confidence 99
+expect_status 2 "-C with UDP" "$XPERF" -t UDP_STREAM -C reno
+expect_status 2 "--fastopen with TCP_RR" "$XPERF" -t TCP_RR --fastopen
+expect_status 2 "--sendfile with TCP_RR" "$XPERF" -t TCP_RR --sendfile
+expect_status 2 "--cport with TCP_CRR" "$XPERF" -t TCP_CRR --cport 6000
+expect_status 2 "--flowlabel without IPv6" "$XPERF" -c 127.0.0.1 --flowlabel 5
+expect_status 2 "bad --dscp" "$XPERF" --dscp AF51
+expect_status 2 "-f with an RR test" "$XPERF" -t TCP_RR -f m
+expect_status 2 "--timestamps without -i" "$XPERF" --timestamps
+
 # usage error with --json: one JSON document on stdout
 expect_status 2 "json usage error" "$XPERF" --json --bogus
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert "unknown option" in d["error"]' \

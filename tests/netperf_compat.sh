@@ -83,6 +83,12 @@ verify csv0 'len(L) == 1 and len(L[0].split(",")) == 3 and num(L[0].split(",")[0
 run kv -P 0 -t TCP_RR -- -k throughput,THROUGHPUT_UNITS,MEAN_LATENCY,RT_LATENCY
 verify kv 'len(L) == 4 and [x.split("=")[0] for x in L] == ["THROUGHPUT", "THROUGHPUT_UNITS", "MEAN_LATENCY", "RT_LATENCY"] and L[1] == "THROUGHPUT_UNITS=Trans/s" and num(L[0][11:]) > 0 and num(L[2][13:]) > 0' "-k"
 
+# -K: the congestion control on both ends, reported as each end's sockets say
+cc=reno
+grep -qw reno /proc/sys/net/ipv4/tcp_available_congestion_control || cc=cubic
+run kcc -P 0 -t TCP_RR -- -K $cc -k LOCAL_CONG_CONTROL,REMOTE_CONG_CONTROL
+verify kcc "L == ['LOCAL_CONG_CONTROL=$cc', 'REMOTE_CONG_CONTROL=$cc']" "-K $cc"
+
 # -O: four heading lines then the values, columns aligned
 run cols -t TCP_STREAM -- -O THROUGHPUT,THROUGHPUT_UNITS
 verify cols 'len(L) == 6 and L[1].split() == ["Throughput", "Throughput"] and L[2].split() == ["Units"] and L[5].split()[1] == "10^6bits/s" and L[5].index("10^6") == L[1].index("Throughput", 1)' "-O"

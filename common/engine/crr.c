@@ -7,12 +7,14 @@
  * server and the client's ephemeral ports are not exhausted; the client
  * closes when it sees that end of stream and starts the next transaction. */
 #include <errno.h>
+#include <stdio.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
 #include "common/clock.h"
+#include "common/sockpath.h"
 #include "common/engine/engines.h"
 #include "proto/msg.h"
 
@@ -46,6 +48,17 @@ static void cli_error(struct xp_flow *f, int errnum)
 	cs(f)->phase = CRR_RETRY;
 	if (f->stopping)
 		xp_flow_finish(f);
+}
+
+/* The same for a socket that could not be set up: err says why. */
+static void cli_setup_error(struct xp_flow *f, const struct xp_err *err)
+{
+	struct xp_worker *w = f->w;
+
+	if (!w->errmsg[0])
+		snprintf(w->errmsg, sizeof(w->errmsg), "flow %u: TCP_CRR: %.*s", f->idx,
+			 (int)sizeof(w->errmsg) - 40, err->msg);
+	cli_error(f, 0);
 }
 
 /* -n/-k: one more transaction of the flow's share (a retry after a
@@ -101,6 +114,9 @@ static void cli_wait_rsp(struct xp_flow *f, uint32_t events)
 		xp_hist_add(w->hist, w->now - cs(f)->t0);
 		f->trans++;
 		w->c.transactions++;
+		xp_flow_note(w, f->fd);
+		if (w->run->fastopen && xp_sock_syn_data(f->fd))
+			w->c.fastopen_syn_data++;
 		f->on_io = cli_wait_eof;
 		cli_wait_eof(f, events);
 		return;
@@ -140,7 +156,8 @@ static void cli_send(struct xp_flow *f, uint32_t events)
 		}
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0 && errno == EAGAIN) {
+		/* EINPROGRESS: a Fast Open SYN without data (no cookie yet) */
+		if (n < 0 && (errno == EAGAIN || errno == EINPROGRESS)) {
 			f->on_io = cli_send;
 			if (xp_flow_watch(f, EPOLLOUT))
 				cli_error(f, errno);
@@ -168,26 +185,27 @@ static void cli_connected(struct xp_flow *f, uint32_t events)
 	cli_send(f, 0);
 }
 
+/* With --fastopen (TCP_FASTOPEN_CONNECT) and the server's cookie at
+ * hand, connect() returns at once and the SYN leaves with the first send,
+ * carrying the hello and the request. */
 static void cli_connect(struct xp_flow *f)
 {
 	struct xp_worker *w = f->w;
-	const struct xp_addr *a = &w->run->peer;
+	struct xp_addr a = w->run->peer;
 	struct xp_err err;
 
 	cs(f)->t0 = w->now = xp_now_ns(); /* not the previous close: time from connect() */
 	cs(f)->txoff = cs(f)->rxoff = 0;
 	f->events = 0;
 	cs(f)->phase = CRR_RUNNING;
-	f->fd = socket(a->ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (f->fd < 0) {
-		cli_error(f, errno);
+	f->fd = xp_sock_client(a.ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK, &w->run->so, 0,
+			       &err);
+	if (f->fd < 0 ||
+	    (w->run->so.flowlabel && xp_sock_flowlabel(f->fd, &a, w->run->so.flowlabel, &err))) {
+		cli_setup_error(f, &err);
 		return;
 	}
-	if (xp_apply_sockopts(f->fd, SOCK_STREAM, &w->run->so, &err)) {
-		cli_error(f, errno);
-		return;
-	}
-	if (connect(f->fd, (const struct sockaddr *)&a->ss, a->len) == 0) {
+	if (connect(f->fd, (const struct sockaddr *)&a.ss, a.len) == 0) {
 		cli_send(f, 0);
 		return;
 	}
@@ -222,6 +240,10 @@ static void cli_stop(struct xp_flow *f)
 
 static void cli_tick(struct xp_flow *f)
 {
+	uint64_t limit = f->w->run->connect_timeout_ns;
+
+	if (f->on_io == cli_connected && limit && xp_now_ns() - cs(f)->t0 > limit)
+		cli_error(f, ETIMEDOUT); /* --connect-timeout: count it, retry */
 	if (cs(f)->phase == CRR_RETRY && f->w->going && !f->stopping)
 		cli_connect(f);
 }
@@ -271,6 +293,8 @@ static void srv_io(struct xp_flow *f, uint32_t events)
 
 static void srv_add(struct xp_flow *f)
 {
+	if (f->w->run->fastopen && xp_sock_syn_data(f->fd))
+		f->w->c.fastopen_syn_data++;
 	f->on_io = srv_io;
 	if (xp_flow_watch(f, EPOLLIN))
 		xp_flow_fail(f, errno);

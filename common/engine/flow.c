@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <unistd.h>
 
+#include "common/sockpath.h"
 
 static int live_push(struct xp_worker *w, struct xp_flow *f)
 {
@@ -96,6 +97,7 @@ static void sample_tcp(struct xp_worker *w, struct xp_flow *f, struct xp_flow_re
 	t->rttvar_us = ti.tcpi_rttvar;
 	t->cwnd = ti.tcpi_snd_cwnd;
 	t->mss = ti.tcpi_snd_mss;
+	t->advmss = ti.tcpi_advmss;
 	if (len >= offsetof(struct tcp_info, tcpi_delivery_rate) + sizeof(ti.tcpi_delivery_rate))
 		t->delivery_rate_bps = ti.tcpi_delivery_rate * 8;
 	xp_tcp_totals_add(&w->tcp, t);
@@ -186,10 +188,21 @@ void xp_flow_fail(struct xp_flow *f, int errnum)
 	xp_flow_finish(f);
 }
 
+void xp_flow_note(struct xp_worker *w, int fd)
+{
+	if (fd < 0 || w->t->sock_type != SOCK_STREAM)
+		return;
+	if (!w->cc[0])
+		xp_sock_cc(fd, w->cc, sizeof(w->cc));
+	if (w->run->note_mptcp && xp_sock_is_mptcp(fd))
+		w->c.mptcp_flows++;
+}
+
 int xp_worker_add_flow(struct xp_worker *w, int fd, uint32_t idx,
 		       struct xp_err *err)
 {
 	if (!xp_flow_alloc(w, fd, idx))
 		return xp_err_set(err, "worker %d: out of memory for flow %u", w->id, idx);
+	xp_flow_note(w, fd);
 	return 0;
 }

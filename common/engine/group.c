@@ -107,6 +107,8 @@ void xp_group_sum(const struct xp_group *g, struct xp_side_result *r)
 		r->omitted_bytes_sent += w->warm.bytes_sent;
 		r->omitted_bytes_received += w->warm.bytes_received;
 		r->offloads |= w->offloads;
+		if (!r->congestion[0])
+			memcpy(r->congestion, w->cc, sizeof(r->congestion));
 		if (!r->warning[0] && w->errmsg[0])
 			snprintf(r->warning, sizeof(r->warning), "%.*s",
 				 (int)sizeof(r->warning) - 1, w->errmsg);

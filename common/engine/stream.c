@@ -9,6 +9,8 @@
 #include <netinet/in.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/mman.h>
+#include <sys/sendfile.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -78,6 +80,44 @@ static int tx_sent(struct xp_flow *f, uint64_t n)
 	return 1;
 }
 
+/* --sendfile: the worker's senders share one memory file holding a send
+ * (a page-cache file, as a file server's would be; sendfile(2) also takes
+ * /dev/zero on recent kernels, but not on older ones). */
+static int sendfile_file(struct xp_worker *w)
+{
+	size_t done = 0;
+	int fd;
+
+	if (w->sf_fd >= 0)
+		return 0;
+	fd = memfd_create("xperf-sendfile", MFD_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	while (done < w->run->req) {
+		ssize_t n = write(fd, w->txbuf, w->run->req - done);
+
+		if (n <= 0) {
+			close(fd);
+			return -1;
+		}
+		done += (size_t)n;
+	}
+	w->sf_fd = fd;
+	return 0;
+}
+
+/* One send of len bytes, by send(2) or sendfile(2).  The socket does not
+ * block, so sendfile returns what fitted, or EAGAIN, as send does. */
+static ssize_t tx_send(struct xp_flow *f, size_t len, int flags)
+{
+	struct xp_worker *w = f->w;
+	off_t off = 0;
+
+	if (w->run->sendfile)
+		return sendfile(f->fd, w->sf_fd, &off, len);
+	return send(f->fd, w->txbuf, len, flags);
+}
+
 static void tx_io(struct xp_flow *f, uint32_t events)
 {
 	struct xp_worker *w = f->w;
@@ -92,7 +132,7 @@ static void tx_io(struct xp_flow *f, uint32_t events)
 
 		if (!xp_flow_pace(f, len))
 			return;
-		n = send(f->fd, w->txbuf, len, flags);
+		n = tx_send(f, len, flags);
 		if (n > 0) {
 			if (tx_sent(f, (uint64_t)n))
 				return;
@@ -120,6 +160,8 @@ static void tx_add(struct xp_flow *f)
 	f->on_io = tx_io;
 	if (f->w->run->zerocopy &&
 	    setsockopt(f->fd, SOL_SOCKET, SO_ZEROCOPY, &one, sizeof(one)))
+		xp_flow_fail(f, errno);
+	else if (f->w->run->sendfile && sendfile_file(f->w))
 		xp_flow_fail(f, errno);
 }
 

@@ -85,7 +85,7 @@ int xp_worker_init(struct xp_worker *w, int id, int cpu, struct xp_run *run,
 	w->cpu = cpu;
 	w->ran_cpu = -1;
 	w->run = run;
-	w->epfd = w->evfd = w->mbox[0] = w->mbox[1] = -1;
+	w->epfd = w->evfd = w->mbox[0] = w->mbox[1] = w->sf_fd = -1;
 	w->t = xp_test(run->test);
 	w->side = run->side ? run->side : xp_engine_side(run->test, run->role);
 	if (!w->side)
@@ -131,9 +131,14 @@ static void take_mail(struct xp_worker *w)
 				return;
 			continue;
 		}
-		if (xp_apply_sockopts(f->fd, w->t->sock_type, &w->run->so, &err) &&
-		    !w->errmsg[0])
-			snprintf(w->errmsg, sizeof(w->errmsg), "%s", err.msg);
+		/* an option the client asked for and this end could not apply
+		 * is an error the report shows, not a silent default */
+		if (xp_apply_sockopts(f->fd, w->t->sock_type, &w->run->so, &err)) {
+			w->c.errors++;
+			if (!w->errmsg[0])
+				snprintf(w->errmsg, sizeof(w->errmsg), "%s", err.msg);
+		}
+		xp_flow_note(w, f->fd);
 		f->side->add(f);
 		if (w->t->persistent)
 			atomic_fetch_add(&w->run->registered, 1);
@@ -535,6 +540,7 @@ void xp_worker_destroy(struct xp_worker *w)
 	close_fd(&w->evfd);
 	close_fd(&w->mbox[0]);
 	close_fd(&w->mbox[1]);
+	close_fd(&w->sf_fd);
 	w->live = NULL;
 	w->buf = w->txbuf = NULL;
 	w->hist = NULL;

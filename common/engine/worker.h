@@ -39,6 +39,10 @@ struct xp_run {
 	uint32_t pace_burst; /* UDP pacing: most datagrams back to back */
 	uint64_t sched_ns;   /* RR --rate: interval between one flow's requests */
 	uint64_t rcvlowat;   /* TCP stream receivers: 0 auto, 1 kernel default, else bytes */
+	int fastopen;        /* TCP_CRR: TCP Fast Open (so.fastopen on the client) */
+	int sendfile;        /* TCP stream senders: sendfile(2), not send(2) */
+	int note_mptcp;      /* count the data connections that are MPTCP */
+	uint64_t connect_timeout_ns; /* client TCP_CRR: a connect() taking longer fails */
 	_Atomic uint32_t registered; /* server: persistent flows taken in by workers */
 	/* NULL: the test table's engine for test and role; else these
 	 * callbacks (iperf3 tests, common/engine/iperf3.h) */
@@ -176,6 +180,8 @@ struct xp_worker {
 	struct xp_timer *timers; /* min-heap of paced flows waiting to send */
 	uint32_t ntimers, captimers;
 	struct xp_mmsg *mm; /* UDP batches: common/engine_udp.c */
+	int sf_fd;          /* --sendfile: a memory file holding one send, or -1 */
+	char cc[XP_CC_NAME_MAX]; /* congestion control of its first TCP data socket */
 	char errmsg[XP_ERR_MAX];
 };
 
@@ -243,6 +249,10 @@ int xp_flow_pace(struct xp_flow *f, uint64_t bytes);
 int xp_flow_watch(struct xp_flow *f, uint32_t events) __attribute__((warn_unused_result));
 void xp_flow_finish(struct xp_flow *f);   /* close, mark done */
 void xp_flow_fail(struct xp_flow *f, int errnum);
+/* A data socket the worker takes (persistent flows as they are added,
+ * each TCP_CRR connection once connected): note its congestion control
+ * (the worker's first), and count it if it is MPTCP (run->note_mptcp). */
+void xp_flow_note(struct xp_worker *w, int fd);
 /* Note a recoverable problem (the first one is reported; `what` may be
  * NULL); the flow goes on. */
 void xp_flow_warn(struct xp_flow *f, const char *what, int errnum);
