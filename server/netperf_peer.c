@@ -4,10 +4,8 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <unistd.h>
 
 #include "common/ctl.h"
-#include "common/log.h"
 #include "proto/be.h"
 
 int xp_netperf_request(const uint8_t *b, size_t n)
@@ -21,7 +19,7 @@ int xp_netperf_request(const uint8_t *b, size_t n)
 	return type >= 1 && type <= 1000 && (cpu == 0xffffffffu || cpu < 4096);
 }
 
-void xp_netperf_refuse(int fd, const uint8_t *b, const char *peer, FILE *log)
+unsigned xp_netperf_refuse(int fd, const uint8_t *b)
 {
 	uint8_t reply[XP_CTL_NETPERF_LEN], junk[XP_CTL_NETPERF_LEN];
 	uint32_t type = xp_get32(b);
@@ -29,15 +27,9 @@ void xp_netperf_refuse(int fd, const uint8_t *b, const char *peer, FILE *log)
 	memset(reply, 0, sizeof(reply));
 	xp_put32(reply, type + 1); /* netperf's response type follows its request's */
 	xp_put32(reply + 4, EPROTONOSUPPORT);
-	/* read what netperf sent, so that closing sends FIN, not RST */
 	if (recv(fd, junk, sizeof(junk), MSG_DONTWAIT) < 0 && errno != EAGAIN)
-		xp_log(log, "%s: netperf request: %s", peer, strerror(errno));
-	if (send(fd, reply, sizeof(reply), MSG_DONTWAIT | MSG_NOSIGNAL) != (ssize_t)sizeof(reply))
-		xp_log(log, "%s: answer to netperf: %s", peer, strerror(errno));
-	shutdown(fd, SHUT_WR);
-	xp_log(log, "%s: netperf's control protocol (request %u): this is an xperf server, "
-	       "answered 'protocol not supported' (run netserver there, or xperf's netperf "
-	       "mode, `xperf --netperf-args` or a `netperf` link, against this server)",
-	       peer, (unsigned)type);
-	close(fd);
+		return type;
+	if (send(fd, reply, sizeof(reply), MSG_DONTWAIT | MSG_NOSIGNAL) == (ssize_t)sizeof(reply))
+		shutdown(fd, SHUT_WR);
+	return type;
 }

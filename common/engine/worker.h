@@ -185,6 +185,9 @@ struct xp_worker {
 	char errmsg[XP_ERR_MAX];
 };
 
+/* The worker's epoll set, command eventfd and (server) mailbox; its
+ * buffers and histograms come with its thread, at xp_worker_start, so a
+ * test that never starts costs little. */
 int xp_worker_init(struct xp_worker *w, int id, int cpu, struct xp_run *run,
 		   struct xp_err *err);
 /* Client: give a connected socket (or -1 for a TCP_CRR slot) before start;
@@ -194,6 +197,9 @@ int xp_worker_add_flow(struct xp_worker *w, int fd, uint32_t idx,
 int xp_worker_start(struct xp_worker *w, struct xp_err *err);
 void xp_worker_cmd(struct xp_worker *w, int cmd);
 void xp_worker_join(struct xp_worker *w);
+/* The same, giving up at deadline (xp_now_ns time).  1: joined (or never
+ * started); 0: still running. */
+int xp_worker_join_until(struct xp_worker *w, uint64_t deadline);
 /* Closes everything, including sockets still waiting in the mailbox. */
 void xp_worker_destroy(struct xp_worker *w);
 /* Ask for a snapshot (any thread); it is ready when xp_worker_snap_ready
