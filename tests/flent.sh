@@ -80,13 +80,14 @@ if [ -n "$REAL_NETPERF_DIR" ]; then
 	WHO="real netperf"
 else
 	ln -s "$XPERF" "$TMP/bin/netperf"
-	ip netns exec "$B" "$XPERF" -s -p 12865 >"$TMP/np-server.log" 2>&1 &
+	# rrul_be runs 11 netperf tests at once from one address
+	ip netns exec "$B" "$XPERF" -s -p 12865 --max-tests-per-addr 16 >"$TMP/np-server.log" 2>&1 &
 	NP_SERVER=$!
 	WHO="xperf's netperf drop-in"
 fi
 wait_port 12865
 # the server for the native figures
-ip netns exec "$B" "$XPERF" -s -p 12866 >"$TMP/server.log" 2>&1 &
+ip netns exec "$B" "$XPERF" -s -p 12866 --max-tests-per-addr 16 >"$TMP/server.log" 2>&1 &
 SERVER_PID=$!
 wait_port 12866
 
