@@ -135,6 +135,10 @@ struct xp_side_ops {
 	/* The warm-up is over (may be NULL): what the flow has under way
 	 * completes in the measured part, so count its sending there. */
 	void (*measure)(struct xp_flow *f);
+	/* Direct mode for a bulk flow alone on its worker (may be NULL): one
+	 * blocking send or receive, as the plainest loop would do it
+	 * (common/engine/direct.c).  An interrupted call just returns. */
+	void (*direct)(struct xp_flow *f);
 };
 
 /* The callbacks a side of a test runs (the engine column of
