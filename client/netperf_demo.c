@@ -122,10 +122,11 @@ static void print_line(FILE *f, const struct xp_np_cfg *c, struct xp_np_demo *d)
 }
 
 /* netperf prints once at least the interval has passed since its last
- * line.  xperf's intervals come on a fixed grid, a little early or late;
- * one that comes much too soon (the client catching up after a worker
- * answered late), or without a worker's counts (it answered too late),
- * joins the next. */
+ * line, and only after a send, receive or transaction: never a line of
+ * nothing.  xperf's intervals come on a fixed grid, a little early or
+ * late; one that comes much too soon (the client catching up after a
+ * worker answered late), one without a worker's counts (it answered too
+ * late) and one in which nothing moved join the next. */
 void xp_np_demo_emit(FILE *f, const struct xp_np_cfg *c, struct xp_np_demo *d,
 		     const struct xp_interval *iv)
 {
@@ -138,7 +139,8 @@ void xp_np_demo_emit(FILE *f, const struct xp_np_cfg *c, struct xp_np_demo *d,
 	d->acc.bytes_sent += iv->bytes_sent;
 	d->acc.bytes_received += iv->bytes_received;
 	d->acc.transactions += iv->transactions;
-	if (!iv->late && (d->acc.end - d->acc.start) * 1e9 >= 0.75 * (double)c->demo_ns)
+	if (!iv->late && work_units(c, &d->acc) > 0 &&
+	    (d->acc.end - d->acc.start) * 1e9 >= 0.75 * (double)c->demo_ns)
 		print_line(f, c, d);
 }
 

@@ -145,6 +145,44 @@ START_TEST(demo_values)
 }
 END_TEST
 
+/* Intervals that are too short, late or empty join the next one, as
+ * netperf never prints a line of nothing; the run's end prints the rest. */
+START_TEST(demo_joins)
+{
+	struct xp_np_demo d;
+	struct xp_interval iv;
+	struct xp_client_result r;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	memset(&d, 0, sizeof(d));
+	memset(&iv, 0, sizeof(iv));
+	memset(&r, 0, sizeof(r));
+	ck_assert_int_eq(parse("-P", "0", "-D", "-0.2", "--", "-k", "THROUGHPUT", NULL), 0);
+	iv.start = 0, iv.end = 0.2; /* nothing sent */
+	xp_np_demo_emit(f, &cfg, &d, &iv);
+	iv.start = 0.2, iv.end = 0.4, iv.bytes_sent = 1000000, iv.late = 1;
+	xp_np_demo_emit(f, &cfg, &d, &iv);
+	fflush(f);
+	ck_assert_uint_eq(len, 0);
+	iv.start = 0.4, iv.end = 0.6, iv.bytes_sent = 2000000, iv.late = 0;
+	xp_np_demo_emit(f, &cfg, &d, &iv); /* 0 .. 0.6 s, 3 MB: 40 Mbit/s */
+	iv.start = 0.6, iv.end = 0.61, iv.bytes_sent = 100000; /* 10 ms: too soon */
+	xp_np_demo_emit(f, &cfg, &d, &iv);
+	r.local.active_ns = 700 * XP_NS_PER_MS;
+	r.local.c.bytes_sent = 3000000 + 125000;
+	xp_np_demo_flush(f, &cfg, &d, &r); /* 0.6 .. 0.7 s, 125 kB: 10 Mbit/s */
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(buf, "NETPERF_INTERIM_RESULT[0]=40.00\n"));
+	ck_assert_ptr_nonnull(strstr(buf, "NETPERF_INTERVAL[0]=0.600\n"));
+	ck_assert_ptr_nonnull(strstr(buf, "NETPERF_INTERIM_RESULT[1]=10.00\n"));
+	ck_assert_ptr_nonnull(strstr(buf, "NETPERF_INTERVAL[1]=0.100\n"));
+	ck_assert_ptr_null(strstr(buf, "[2]"));
+	free(buf);
+}
+END_TEST
+
 /* ---- selectors ---- */
 
 START_TEST(selector_names)
@@ -460,6 +498,7 @@ int main(void)
 	tcase_add_test(d, demo_lines);
 	tcase_add_test(d, demo_option);
 	tcase_add_test(d, demo_values);
+	tcase_add_test(d, demo_joins);
 	tcase_add_test(o, selector_names);
 	tcase_add_test(o, csv_all_header);
 	tcase_add_test(o, columns_all);
