@@ -43,7 +43,9 @@ static int send_auth(int fd, int type, const uint8_t *v, int timeout_ms,
 		memcpy(m.u.auth.nonce, v, XP_AUTH_NONCE_LEN);
 	else
 		memcpy(m.u.auth.mac, v, XP_AUTH_MAC_LEN);
-	return xp_ctl_send(fd, &m, timeout_ms, who, err);
+	/* the first message: padded so that a netserver answers it at once */
+	return xp_ctl_send_min(fd, &m, type == XP_MSG_AUTH_HELLO ? XP_CTL_NETPERF_LEN : 0,
+			       timeout_ms, who, err);
 }
 
 int xp_client_auth(int fd, const struct xp_auth_key *key, const char *who,

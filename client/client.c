@@ -88,7 +88,8 @@ static int send_setup(struct client *cl, struct xp_err *err)
 	m.u.setup.quota = cl->run.quota;
 	m.u.setup.omit_ms = o->omit / XP_NS_PER_MS + (o->omit % XP_NS_PER_MS != 0);
 	m.u.setup.heartbeat_ms = XP_HEARTBEAT_MS;
-	return xp_ctl_send(cl->ctl, &m, xp_cl_ms_left(cl, CTL_MS), cl->peer, err);
+	return xp_ctl_send_min(cl->ctl, &m, XP_CTL_NETPERF_LEN, xp_cl_ms_left(cl, CTL_MS),
+			       cl->peer, err);
 }
 
 static int make_workers(struct client *cl, struct xp_err *err)

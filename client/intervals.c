@@ -66,16 +66,22 @@ void xp_interval_free(struct xp_interval *iv)
 	iv->flows = NULL;
 }
 
-static void wait_snaps(struct xp_worker *w, int nw)
+/* Ask every worker for a snapshot and wait for them (SNAP_WAIT_NS at
+ * most); fresh[i] says whether worker i's arrived.  Returns how many did
+ * not. */
+static uint32_t wait_snaps(struct xp_worker *w, int nw, char *fresh)
 {
-	uint32_t tickets[256];
+	uint32_t tickets[256], late = 0;
 	uint64_t deadline = xp_now_ns() + SNAP_WAIT_NS;
 	int i, n = nw < 256 ? nw : 256;
 
 	for (i = 0; i < n; i++)
 		tickets[i] = xp_worker_snap_request(&w[i]);
-	for (i = 0; i < n; i++)
-		xp_worker_await(&w[i], xp_worker_snap_ready, tickets[i], deadline);
+	for (i = 0; i < n; i++) {
+		fresh[i] = xp_worker_await(&w[i], xp_worker_snap_ready, tickets[i], deadline) == 1;
+		late += !fresh[i];
+	}
+	return late;
 }
 
 /* Fold one worker's snapshot into the interval. */
@@ -135,6 +141,7 @@ int xp_iv_take(struct xp_iv_state *st, struct xp_worker *w, int nw, uint64_t t_g
 	       struct xp_interval *out)
 {
 	uint64_t t_now;
+	char fresh[256];
 	uint32_t k;
 	int i;
 
@@ -147,10 +154,14 @@ int xp_iv_take(struct xp_iv_state *st, struct xp_worker *w, int nw, uint64_t t_g
 		out->flows[k].jitter_ms = -1;
 	}
 	out->nflows = st->nflows;
-	wait_snaps(w, nw);
+	/* a worker too busy (or too starved of CPU) to answer in time is not
+	 * read (it may be writing its snapshot right now): what it counted
+	 * shows in the next interval */
+	out->late = wait_snaps(w, nw, fresh);
 	xp_hist_reset(st->sum);
-	for (i = 0; i < nw; i++)
-		add_worker(st, i, &w[i].snap, out);
+	for (i = 0; i < nw && i < 256; i++)
+		if (fresh[i])
+			add_worker(st, i, &w[i].snap, out);
 	t_now = xp_now_ns();
 	if (!st->t_prev)
 		st->t_prev = t_go;

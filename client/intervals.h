@@ -26,6 +26,8 @@ struct xp_interval {
 	int bidir;              /* --bidir: bytes_sent and bytes_received are each a direction */
 	struct xp_flow_iv *flows; /* sorted by flow index */
 	uint32_t nflows;
+	uint32_t late;          /* workers that did not answer in time: their
+				 * counts show in the next interval */
 };
 
 struct xp_iv_state;

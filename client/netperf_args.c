@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "common/cpu.h"
 #include "proto/msg.h"
 
 #define UDP_MAX_PAYLOAD 65507
@@ -37,7 +38,7 @@ static int parse_word(struct xp_np_cfg *c, const struct np_opt *t, size_t n,
 		const char *arg = NULL, *next = *i + 1 < argc ? argv[*i + 1] : NULL;
 
 		if (!o)
-			return xp_err_set(err, "unknown %s option '-%c'", where, *p);
+			return xp_err_set(err, "invalid %s option -- '%c'", where, *p);
 		if (o->kind == A_REQ) {
 			if (p[1])
 				arg = p + 1;
@@ -88,6 +89,9 @@ static void cfg_defaults(struct xp_np_cfg *c)
 	c->headers = 1;
 	c->iter_min = c->iter_max = 1;
 	c->family = AF_UNSPEC;
+	c->tos[0] = c->tos[1] = c->prio[0] = c->prio[1] = -1;
+	c->tos_applied[0] = c->tos_applied[1] = -1;
+	c->omni_dir = -1;
 }
 
 static int is_rr(int t)
@@ -120,8 +124,15 @@ static int validate(const struct xp_np_cfg *c, struct xp_err *err)
 	return 0;
 }
 
+/* A socket buffer netperf was asked for: 0 is the kernel's minimum, which
+ * asking for 1 byte gives; xperf's 0 is the kernel's default. */
+static uint64_t buf_asked(const struct xp_np_cfg *c, int bit, uint64_t v)
+{
+	return !(c->bufs_set & bit) ? 0 : v ? v : 1;
+}
+
 /* cfg -> the xperf options of the run (send size filled later). */
-static void build_opts(struct xp_np_cfg *c)
+static int build_opts(struct xp_np_cfg *c, struct xp_err *err)
 {
 	struct xp_opts *o = &c->opts;
 	const struct xp_test *t = xp_test(c->test);
@@ -139,16 +150,18 @@ static void build_opts(struct xp_np_cfg *c)
 		o->msg_size = c->req ? c->req : 1;
 		o->rsp_size = c->rsp ? c->rsp : 1;
 	}
-	o->sndbuf = c->lss;
-	o->rcvbuf = c->lsr;
-	o->remote_sndbuf = c->rss;
-	o->remote_rcvbuf = c->rsr;
+	o->sndbuf = buf_asked(c, XP_NP_LSS, c->lss);
+	o->rcvbuf = buf_asked(c, XP_NP_LSR, c->lsr);
+	o->remote_sndbuf = buf_asked(c, XP_NP_RSS, c->rss);
+	o->remote_rcvbuf = buf_asked(c, XP_NP_RSR, c->rsr);
+	o->interval = c->demo ? c->demo_ns : 0;
 	o->nodelay = c->nodelay;
 	o->nagle = stream && !c->nodelay; /* netperf leaves Nagle on */
-	if (!t->udp && (c->cong_buf[0][0] || c->cong_buf[1][0]))
-		o->congestion = c->cong_buf[0][0] ? c->cong_buf[0] : c->cong_buf[1];
 	if (t->rr && t->persistent)
 		o->burst = (uint64_t)c->burst + 1;
+	/* netperf and netserver run where the scheduler puts them unless -T
+	 * binds them; so do the workers of both ends here */
+	o->cpus = o->remote_cpus = XP_CPUS_NONE;
 	if (c->local_bind >= 0) {
 		snprintf(c->cpus_buf[0], sizeof(c->cpus_buf[0]), "%d", c->local_bind);
 		o->cpus = c->cpus_buf[0];
@@ -157,6 +170,7 @@ static void build_opts(struct xp_np_cfg *c)
 		snprintf(c->cpus_buf[1], sizeof(c->cpus_buf[1]), "%d", c->remote_bind);
 		o->remote_cpus = c->cpus_buf[1];
 	}
+	return xp_np_map_sockopts(c, err);
 }
 
 int xp_np_parse(struct xp_np_cfg *c, int argc, char **argv, struct xp_err *err)
@@ -181,13 +195,10 @@ int xp_np_parse(struct xp_np_cfg *c, int argc, char **argv, struct xp_err *err)
 	}
 	if (!c->host)
 		c->host = c->family == AF_INET6 ? "::1" : "localhost";
-	if (!c->fmt)
-		c->fmt = is_rr(c->test) ? 'x' : 'm';
-	if (c->action != XP_NP_RUN)
+	if (c->action != XP_NP_RUN && c->action != XP_NP_CPU_RATE)
 		return 0;
-	if (validate(c, err))
+	if (xp_np_resolve_test(c, err) || validate(c, err) || build_opts(c, err))
 		return -1;
-	build_opts(c);
 	if (c->sel_spec && xp_np_spec_is_list(c->sel_spec))
 		xp_np_select(c, c->sel_spec);
 	else if (!c->sel_spec)
@@ -224,6 +235,13 @@ static void usage_table(FILE *f, const struct np_opt *t, size_t n)
 			 t[i].meta ? t[i].meta : "");
 		fprintf(f, "    %-18s %s\n", left, t[i].help);
 	}
+}
+
+void xp_np_test_usage(FILE *f, const char *prog)
+{
+	fprintf(f, "\nUsage: %s [global options] -- [test options]\n\n"
+		   "Test options (after --), for every test:\n", prog);
+	usage_table(f, xp_np_test_opts, xp_np_ntest);
 }
 
 void xp_np_usage(FILE *f, const char *prog)

@@ -61,19 +61,24 @@ static double ns_s(uint64_t ns)
 	return (double)ns / 1e9;
 }
 
-/* Stream tests: what the receiver got, on the receiver's own clock
- * (netperf divides the receiver's bytes by the sender's elapsed time,
- * which includes draining the socket buffers). */
-static double stream_rate(char fmt, const struct xp_client_result *r)
+/* The test's length on the client's clock, as netperf's elapsed time is
+ * its own loop's: the -l asked for, or up to the signal that ended it.
+ * (The workers' own GO-to-STOP time can run longer on a loaded host,
+ * where a worker sees STOP late.) */
+double xp_np_elapsed(const struct xp_np_cfg *cfg, const struct xp_client_result *r)
 {
-	uint64_t ns;
+	if (r->interrupted || !cfg->opts.length)
+		return ns_s(r->local.active_ns);
+	return ns_s(cfg->opts.length);
+}
 
-	if (xp_test(r->test)->server_sends) {
-		ns = r->local.elapsed_ns ? r->local.elapsed_ns : r->local.active_ns;
-		return xp_np_rate(fmt, (double)r->local.c.bytes_received, ns_s(ns));
-	}
-	ns = r->remote.elapsed_ns ? r->remote.elapsed_ns : r->local.active_ns;
-	return xp_np_rate(fmt, (double)r->remote.c.bytes_received, ns_s(ns));
+/* Stream tests: what the receiver got (netperf: the remote's bytes over
+ * the sender's elapsed time). */
+static double stream_rate(char fmt, const struct xp_client_result *r, double el)
+{
+	if (xp_test(r->test)->server_sends)
+		return xp_np_rate(fmt, (double)r->local.c.bytes_received, el);
+	return xp_np_rate(fmt, (double)r->remote.c.bytes_received, el);
 }
 
 static double service_demand(double cpu_pct, int ncpus, double units, double secs)
@@ -86,17 +91,19 @@ static double service_demand(double cpu_pct, int ncpus, double units, double sec
 void xp_np_measure(const struct xp_np_cfg *cfg, const struct xp_np_env *env,
 		   const struct xp_client_result *r, struct xp_np_measure *m)
 {
-	double el = ns_s(r->local.active_ns);
+	double el = xp_np_elapsed(cfg, r);
 	double xfer = (double)(r->local.c.bytes_sent + r->local.c.bytes_received);
-	double units = cfg->fmt == 'x' ? (double)r->local.c.transactions : xfer / 1024;
+	/* TCP_CC's table shows transactions whatever -f says */
+	int trans = cfg->fmt == 'x' || cfg->kind == XP_NP_K_CC;
+	double units = trans ? (double)r->local.c.transactions : xfer / 1024;
 
 	m->elapsed_s = el;
-	if (cfg->fmt == 'x')
+	if (trans)
 		m->thruput = el > 0 ? (double)r->local.c.transactions / el : 0;
 	else if (is_rr(r->test))
 		m->thruput = xp_np_rate(cfg->fmt, xfer, el);
 	else
-		m->thruput = stream_rate(cfg->fmt, r);
+		m->thruput = stream_rate(cfg->fmt, r, el);
 	m->local_cpu = cfg->local_cpu ? (double)r->local.host_busy_ppm / 1e4 : -1;
 	m->remote_cpu = cfg->remote_cpu ? (double)r->remote.host_busy_ppm / 1e4 : -1;
 	m->local_sd = service_demand(m->local_cpu, env->ncpus_local, units, el);
@@ -163,35 +170,51 @@ static long long size_or(uint64_t req, uint64_t dflt)
 	return (long long)(req ? req : dflt);
 }
 
-/* Message sizes; -1 where the test has no such message. */
+static long long asked(const struct xp_np_cfg *c, int bit, uint64_t v)
+{
+	return c->bufs_set & bit ? (long long)v : -1;
+}
+
+/* Message sizes as netperf reports them: the sender's send size and the
+ * receiver's receive size, 0 and -1 for the directions not used, and on
+ * request/response tests 0 locally and the message sizes remotely. */
 static void fill_sizes(const struct xp_np_run *run, struct xp_np_vals *v)
 {
 	const struct xp_np_cfg *c = run->cfg;
 	const struct xp_np_env *e = run->env;
+	const struct xp_test *t = xp_test(c->test);
 	long long msg = (long long)c->opts.msg_size;
 
-	v->lss_req = c->lss ? (long long)c->lss : -1;
-	v->lsr_req = c->lsr ? (long long)c->lsr : -1;
-	v->rss_req = c->rss ? (long long)c->rss : -1;
-	v->rsr_req = c->rsr ? (long long)c->rsr : -1;
+	v->lss_req = asked(c, XP_NP_LSS, c->lss);
+	v->lsr_req = asked(c, XP_NP_LSR, c->lsr);
+	v->rss_req = asked(c, XP_NP_RSS, c->rss);
+	v->rsr_req = asked(c, XP_NP_RSR, c->rsr);
 	v->lss = (long long)e->lss;
 	v->lsr = (long long)e->lsr;
 	v->rss = (long long)e->rss;
 	v->rsr = (long long)e->rsr;
-	v->local_send_size = v->local_recv_size = -1;
-	v->remote_send_size = v->remote_recv_size = -1;
 	v->req = v->rsp = -1;
-	if (is_rr(c->test)) {
-		v->req = v->local_send_size = v->remote_recv_size = (long long)run->r->req;
-		v->rsp = v->remote_send_size = v->local_recv_size = (long long)run->r->rsp;
-	} else if (xp_test(c->test)->server_sends) {
+	v->local_send_size = v->local_recv_size = 0;
+	if (t->rr) {
+		v->local_send_size = (long long)c->send_size;
+		v->local_recv_size = (long long)c->local_recv_size;
+		v->req = v->remote_recv_size = (long long)run->r->req;
+		v->rsp = v->remote_send_size = (long long)run->r->rsp;
+	} else if (t->server_sends) {
 		v->remote_send_size = msg;
+		v->remote_recv_size = -1;
 		v->local_recv_size = size_or(c->local_recv_size, e->lsr);
 	} else {
 		v->local_send_size = msg;
+		v->remote_send_size = -1;
 		v->remote_recv_size = size_or(c->remote_recv_size, e->rsr);
 	}
 	v->burst = c->burst;
+	/* netperf's buffer rings: one buffer for request/response, two for
+	 * a stream's sender and receiver (what netperf reports by default) */
+	v->local_send_width = t->rr ? 1 : t->server_sends ? 0 : 2;
+	v->local_recv_width = t->rr ? 1 : t->server_sends ? 2 : 0;
+	v->remote_send_width = v->remote_recv_width = t->rr ? 1 : 2;
 }
 
 /* netperf counts system calls; xperf counts messages: one per send size
@@ -206,6 +229,9 @@ static void fill_calls(const struct xp_np_run *run, struct xp_np_vals *v)
 		v->local_send_calls = t->udp ? r->local.c.datagrams_sent : r->local.c.transactions;
 		v->local_recv_calls = r->local.c.transactions;
 		v->remote_send_calls = v->remote_recv_calls = r->remote.c.transactions;
+	} else if (t->udp && t->server_sends) {
+		v->remote_send_calls = r->remote.c.datagrams_sent;
+		v->local_recv_calls = r->local.c.datagrams_received;
 	} else if (t->udp) {
 		v->local_send_calls = r->local.c.datagrams_sent;
 		v->remote_recv_calls = r->remote.c.datagrams_received;
@@ -228,9 +254,7 @@ static void fill_bytes(const struct xp_np_run *run, struct xp_np_vals *v)
 {
 	const struct xp_client_result *r = run->r;
 	char fmt = run->cfg->fmt == 'x' ? 'm' : run->cfg->fmt;
-	double el = ns_s(r->local.active_ns);
-	double rel = r->remote.elapsed_ns ? ns_s(r->remote.elapsed_ns) : el;
-	double lrel = r->local.elapsed_ns ? ns_s(r->local.elapsed_ns) : el;
+	double el = xp_np_elapsed(run->cfg, r);
 
 	v->local_bytes_sent = r->local.c.bytes_sent;
 	v->local_bytes_recvd = r->local.c.bytes_received;
@@ -239,10 +263,9 @@ static void fill_bytes(const struct xp_np_run *run, struct xp_np_vals *v)
 	v->local_bytes_xferd = (double)(r->local.c.bytes_sent + r->local.c.bytes_received);
 	v->remote_bytes_xferd = (double)(r->remote.c.bytes_sent + r->remote.c.bytes_received);
 	v->local_send_tput = xp_np_rate(fmt, (double)r->local.c.bytes_sent, el);
-	v->local_recv_tput = xp_np_rate(fmt, (double)r->local.c.bytes_received,
-					xp_test(r->test)->server_sends ? lrel : el);
-	v->remote_send_tput = xp_np_rate(fmt, (double)r->remote.c.bytes_sent, rel);
-	v->remote_recv_tput = xp_np_rate(fmt, (double)r->remote.c.bytes_received, rel);
+	v->local_recv_tput = xp_np_rate(fmt, (double)r->local.c.bytes_received, el);
+	v->remote_send_tput = xp_np_rate(fmt, (double)r->remote.c.bytes_sent, el);
+	v->remote_recv_tput = xp_np_rate(fmt, (double)r->remote.c.bytes_received, el);
 	v->local_bytes_per_send = per((double)r->local.c.bytes_sent, v->local_send_calls);
 	v->local_bytes_per_recv = per((double)r->local.c.bytes_received, v->local_recv_calls);
 	v->remote_bytes_per_send = per((double)r->remote.c.bytes_sent, v->remote_send_calls);
@@ -258,7 +281,8 @@ static void fill_latency(const struct xp_np_run *run, struct xp_np_vals *v)
 
 	v->min_lat = v->max_lat = v->p50_lat = v->p90_lat = v->p99_lat = -1;
 	v->mean_lat = v->stddev_lat = -1;
-	v->rt_latency = v->trans_rate = -1;
+	v->rt_latency = -1;
+	v->trans_rate = is_rr(run->cfg->test) ? 0 : 1; /* netperf: 1.000 on streams */
 	if (is_rr(run->cfg->test) && s->transactions && s->elapsed_total_s > 0) {
 		v->trans_rate = (double)s->transactions / s->elapsed_total_s;
 		v->rt_latency = 1e6 / v->trans_rate * (1 + burst);
@@ -284,10 +308,16 @@ static void fill_cpu(const struct xp_np_run *run, struct xp_np_vals *v)
 	v->remote_cpu = s->mean.remote_cpu;
 	v->local_sd = s->mean.local_sd;
 	v->remote_sd = s->mean.remote_sd;
-	v->not_measured = -1;
-	v->local_cpu_method = v->remote_cpu_method = "S"; /* netperf: /proc/stat */
-	v->local_ncpus = run->env->ncpus_local;
-	v->remote_ncpus = run->env->ncpus_remote;
+	/* /proc/stat ("S") when measured, netperf's "U" otherwise; the user,
+	 * system ... split is not measured */
+	v->local_cpu_method = c->local_cpu ? "S" : "U";
+	v->remote_cpu_method = c->remote_cpu ? "S" : "U";
+	v->local_ncpus = c->local_cpu ? run->env->ncpus_local : 0;
+	v->remote_ncpus = c->remote_cpu ? run->env->ncpus_remote : 0;
+	v->local_peak = -1;
+	v->local_peak_id = -1;
+	v->remote_peak = c->remote_cpu ? -1 : 0;
+	v->remote_peak_id = c->remote_cpu ? -1 : 0;
 	v->local_bind = c->local_bind;
 	v->remote_bind = c->remote_bind;
 	v->conf_level = c->conf_level;
@@ -298,19 +328,35 @@ static void fill_cpu(const struct xp_np_run *run, struct xp_np_vals *v)
 	v->remote_cpu_confid = conf ? s->remote_cpu_confid : -1;
 }
 
+/* The TOS a side's data sockets carry: what xperf set, else 0 when one
+ * was asked (netperf reads back what the socket has), else -1. */
+static long long tos_of(int applied, int asked)
+{
+	return applied >= 0 ? applied : asked >= 0 ? 0 : -1;
+}
+
 static void fill_tcp(const struct xp_np_run *run, struct xp_np_vals *v)
 {
 	const struct xp_client_result *r = run->r;
-	int tcp = !xp_test(run->cfg->test)->udp;
+	const struct xp_np_cfg *c = run->cfg;
+	int tcp = !xp_test(c->test)->udp;
+	const char *lcc = r->local.congestion, *rcc = r->remote.congestion;
 
 	v->mss = tcp && r->local.tcp.flows ? (long long)r->local.tcp.mss : -1;
 	v->local_retrans = tcp && r->local.tcp.flows ? (long long)r->local.tcp.retrans : -1;
 	v->remote_retrans = tcp && r->remote.tcp.flows ? (long long)r->remote.tcp.retrans : -1;
-	v->local_nodelay = v->remote_nodelay = run->cfg->nodelay;
-	/* what each end's sockets used (-K, or the default), as they report it */
-	v->local_cong = !tcp ? "" : r->local.congestion[0] ? r->local.congestion
-			: run->env->cong ? run->env->cong : "";
-	v->remote_cong = tcp ? r->remote.congestion : "";
+	v->local_nodelay = v->remote_nodelay = c->nodelay;
+	/* what each end's sockets used, as they report it (an older server:
+	 * what was set, or nothing) */
+	if (!*rcc)
+		rcc = c->cong_applied;
+	if (!*lcc)
+		lcc = c->cong_applied[0] ? c->cong_applied : run->env->cong ? run->env->cong : "";
+	v->local_cong = tcp ? lcc : "";
+	v->remote_cong = tcp ? rcc : "";
+	v->local_tos = tos_of(c->tos_applied[0], c->tos[0]);
+	v->remote_tos = tos_of(c->tos_applied[1], c->tos[1]);
+	v->local_prio = v->remote_prio = -1; /* -y is not applied */
 }
 
 static void fill_names(const struct xp_np_run *run, struct xp_np_vals *v)
@@ -321,8 +367,7 @@ static void fill_names(const struct xp_np_run *run, struct xp_np_vals *v)
 
 	v->socket_type = udp ? "Datagram" : "Stream";
 	v->protocol = udp ? "UDP" : "TCP";
-	v->direction = is_rr(c->test) ? "Send|Recv"
-		       : xp_test(c->test)->server_sends ? "Receive" : "Send";
+	v->direction = xp_np_direction(c);
 	v->units = xp_np_units(c->fmt);
 	v->sd_units = c->fmt == 'x' ? "usec/Tran" : "usec/KB";
 	v->brand = c->brand;
@@ -332,7 +377,10 @@ static void fill_names(const struct xp_np_run *run, struct xp_np_vals *v)
 	v->dest_port = c->data_port[1][0] ? c->data_port[1] : "0";
 	v->source_addr = c->local_host ? c->local_host : v6 ? "::0" : "0.0.0.0";
 	v->dest_addr = c->host;
-	v->source_family = v->dest_family = v6 ? AF_INET6 : AF_INET;
+	v->source_family = c->local_host ? (v6 ? AF_INET6 : AF_INET) : AF_UNSPEC;
+	v->dest_family = v6 ? AF_INET6 : AF_INET;
+	v->local_fill = c->fill[0];
+	v->remote_fill = c->fill[1];
 }
 
 void xp_np_vals_fill(const struct xp_np_run *run, struct xp_np_vals *v)

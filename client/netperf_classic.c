@@ -182,18 +182,20 @@ static void print_rr(const struct classic *k)
 	fprintf(k->f, "%-6d %-6d\n", d(v->rss), d(v->rsr));
 }
 
-/* Printed before the table when -i/-I did not reach the interval. */
+/* Printed before the table when -i/-I did not reach the interval:
+ * netperf's words, and each interval's full width in percent of its
+ * mean. */
 static void not_confident(const struct classic *k)
 {
 	fprintf(k->f, "!!! WARNING\n"
-		"!!! The confidence interval asked for was not reached in %lld "
-		"iterations:\n"
-		"!!! the results varied too much between runs to be trusted.\n"
-		"!!! Interval width reached: Throughput      : %4.3f%%\n"
-		"!!!                         Local CPU util  : %4.3f%%\n"
-		"!!!                         Remote CPU util : %4.3f%%\n\n",
-		k->v->conf_iterations, k->v->thruput_confid, k->v->local_cpu_confid,
-		k->v->remote_cpu_confid);
+		"!!! Desired confidence was not achieved within the specified iterations.\n"
+		"!!! This implies that there was variability in the test environment that\n"
+		"!!! must be investigated before going further.\n"
+		"!!! Confidence intervals: Throughput      : %4.3f%%\n"
+		"!!!                       Local CPU util  : %4.3f%%\n"
+		"!!!                       Remote CPU util : %4.3f%%\n\n",
+		k->v->thruput_confid, k->v->local_cpu_confid < 0 ? 0 : k->v->local_cpu_confid,
+		k->v->remote_cpu_confid < 0 ? 0 : k->v->remote_cpu_confid);
 }
 
 void xp_np_print_classic(FILE *f, const struct xp_np_run *run,

@@ -3,14 +3,17 @@
  * find what the output needs from this host (socket buffer sizes, CPU
  * count, congestion control, the server's address), run the test once or
  * until the -i/-I confidence interval is reached, print as netperf does.
+ * SIGINT and SIGALRM end a running test early with its results, exit 0,
+ * as netperf's catcher does (-l 0 runs until one arrives); SIGTERM and
+ * SIGHUP kill, as they kill netperf.
  * Exit status as netperf: 0, 1 usage, 255 when the run fails. */
 #include "client/netperf.h"
-#include "common/signals.h"
 
 #include <errno.h>
 #include <netdb.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
 #include <sys/signalfd.h>
@@ -34,7 +37,26 @@ struct np_ctx {
 	char dest_numeric[64], cong[32], uuid[40];
 	int sigfd;
 	int banner_done;
+	struct xp_np_demo demo; /* interim results (-D) */
 };
+
+/* SIGINT and SIGALRM, read from a descriptor by the client's wait; both
+ * are blocked before any thread starts, so every thread inherits that. */
+static int np_signal_fd(void)
+{
+	sigset_t set;
+	int fd;
+
+	signal(SIGPIPE, SIG_IGN);
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGALRM);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	fd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (fd < 0)
+		pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+	return fd;
+}
 
 /* What the kernel reports for a fresh socket of the test's type after
  * asking for the given sizes (Linux doubles what is asked).  The remote
@@ -43,6 +65,7 @@ struct np_ctx {
 static void probe_bufs(int test, int family, uint64_t snd, uint64_t rcv,
 		       uint64_t *snd_out, uint64_t *rcv_out)
 {
+	/* snd/rcv: what xperf asks for (0 = the kernel's default) */
 	int fd = socket(family == AF_INET6 ? AF_INET6 : AF_INET,
 			xp_test(test)->sock_type, 0);
 	int v;
@@ -78,19 +101,6 @@ static void read_cong(char *buf, size_t len)
 	fclose(f);
 }
 
-static void make_uuid(char *buf, size_t len)
-{
-	unsigned char b[16] = { 0 };
-
-	if (getrandom(b, sizeof(b), 0) != (ssize_t)sizeof(b))
-		memset(b, 0, sizeof(b));
-	b[6] = (unsigned char)((b[6] & 0x0f) | 0x40);
-	b[8] = (unsigned char)((b[8] & 0x3f) | 0x80);
-	snprintf(buf, len, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-"
-		 "%02x%02x%02x%02x%02x%02x", b[0], b[1], b[2], b[3], b[4], b[5], b[6],
-		 b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
-}
-
 /* Resolve the server once, as netperf does before printing anything. */
 static int resolve_dest(struct np_ctx *x, struct xp_err *err)
 {
@@ -116,12 +126,13 @@ static int setup_env(struct np_ctx *x, struct xp_err *err)
 		return -1;
 	e->ncpus_local = c->ncpus ? c->ncpus : n > 0 ? (int)n : 1;
 	e->ncpus_remote = n > 0 ? (int)n : 1;
-	probe_bufs(c->test, e->dest_family, c->lss, c->lsr, &e->lss, &e->lsr);
-	probe_bufs(c->test, e->dest_family, c->rss, c->rsr, &e->rss, &e->rsr);
+	probe_bufs(c->test, e->dest_family, c->opts.sndbuf, c->opts.rcvbuf, &e->lss, &e->lsr);
+	probe_bufs(c->test, e->dest_family, c->opts.remote_sndbuf, c->opts.remote_rcvbuf,
+		   &e->rss, &e->rsr);
 	read_cong(x->cong, sizeof(x->cong));
 	e->cong = x->cong;
 	if (!c->uuid)
-		make_uuid(x->uuid, sizeof(x->uuid));
+		xp_np_make_uuid(x->uuid, sizeof(x->uuid));
 	e->uuid = c->uuid ? c->uuid : x->uuid;
 	xp_np_fill_defaults(c, e->lss, e->rss);
 	return 0;
@@ -139,12 +150,28 @@ static int load_selectors(struct np_ctx *x, struct xp_err *err)
 		return 0;
 	f = fopen(x->cfg.sel_spec, "re");
 	if (!f)
-		return xp_err_sys(err, errno, "output selection file %s", x->cfg.sel_spec);
+		return xp_err_set(err, "Could not open output selection file '%s' errno %d",
+				  x->cfg.sel_spec, errno);
 	n = fread(text, 1, sizeof(text) - 1, f);
 	fclose(f);
 	text[n] = 0;
 	xp_np_select(&x->cfg, text);
 	return 0;
+}
+
+/* With DUMP_TCP_INFO in the environment (flent sets it) netperf prints
+ * its data socket's TCP_INFO on stderr as "tcpi_NAME value" pairs; xperf
+ * has these of them (netperf's own spelling of the cwnd kept). */
+static void dump_tcp_info(const struct xp_client_result *r)
+{
+	const struct xp_flow_result *f = r->flows;
+
+	if (!getenv("DUMP_TCP_INFO") || !r->nflows || xp_test(r->test)->udp)
+		return;
+	fprintf(stderr, "tcpi_rtt %llu tcpi_rttvar %llu tpci_snd_cwnd %llu\n"
+		"tcpi_total_retrans %llu\n", (unsigned long long)f->rtt_us,
+		(unsigned long long)f->rttvar_us, (unsigned long long)f->cwnd,
+		(unsigned long long)f->retrans);
 }
 
 static void print_run(struct np_ctx *x, struct xp_client_result *last,
@@ -156,6 +183,7 @@ static void print_run(struct np_ctx *x, struct xp_client_result *last,
 	last->hist = all; /* percentiles over every iteration, as netperf */
 	xp_np_print_result(stdout, &run);
 	last->hist = own;
+	dump_tcp_info(last);
 }
 
 /* The banner goes out once the server has accepted the first test, as
@@ -170,15 +198,25 @@ static void on_start(void *ctx, const struct xp_client_result *r)
 	x->banner_done = 1;
 }
 
+static void on_interval(void *ctx, const struct xp_client_result *r,
+			const struct xp_interval *iv)
+{
+	struct np_ctx *x = ctx;
+
+	(void)r;
+	xp_np_demo_emit(stdout, &x->cfg, &x->demo, iv);
+}
+
 /* One run; its figures join the summary.  0, or -1 (message printed). */
 static int run_once(struct np_ctx *x, struct xp_client_result *r, struct xp_hist *all,
 		    struct xp_np_measure *m, int n, struct xp_np_summary *sum)
 {
-	struct xp_client_hooks hooks = { x, on_start, NULL };
+	struct xp_client_hooks hooks = { x, on_start, x->cfg.demo ? on_interval : NULL };
 	struct xp_err err = { "" };
 
 	if (x->cfg.wait_secs)
 		sleep(x->cfg.wait_secs);
+	x->demo.pending = 0;
 	if (xp_client_run_ex(&x->cfg.opts, x->cfg.host, x->cfg.port, x->sigfd, &hooks, r,
 			     &err)) {
 		fprintf(stderr, "%s: %s%s\n", x->prog, err.msg, strstr(err.msg, "refused") ?
@@ -189,10 +227,12 @@ static int run_once(struct np_ctx *x, struct xp_client_result *r, struct xp_hist
 		fprintf(stderr, "%s: warning: %s\n", x->prog, r->warnings[i]);
 	if (r->nwarnings && !x->cfg.opts.trust_server)
 		return -1;
+	if (x->cfg.demo)
+		xp_np_demo_flush(stdout, &x->cfg, &x->demo, r);
 	xp_np_measure(&x->cfg, &x->env, r, &m[n]);
 	xp_hist_merge(all, r->hist);
 	sum->transactions += r->local.c.transactions;
-	sum->elapsed_total_s += (double)r->local.active_ns / 1e9;
+	sum->elapsed_total_s += xp_np_elapsed(&x->cfg, r);
 	return 0;
 }
 
@@ -219,11 +259,8 @@ static int run_tests(struct np_ctx *x)
 			break;
 		}
 		more = xp_np_summarize(&x->cfg, m, ++n, &sum);
-		if (r.interrupted) {
-			fprintf(stderr, "%s: interrupted\n", x->prog);
-			rc = XP_NP_EXIT_FAIL;
-			more = 0;
-		}
+		if (r.interrupted)
+			more = 0; /* netperf: the results so far, exit 0 */
 	}
 	if (!failed)
 		print_run(x, &r, all, &sum);
@@ -232,23 +269,21 @@ static int run_tests(struct np_ctx *x)
 	return rc;
 }
 
-static int act(struct np_ctx *x)
+/* -F: netperf fills its send buffers from the file; xperf sends its own
+ * bytes but, as netperf, refuses a file it cannot open. */
+static int check_fill(const struct xp_np_cfg *c)
 {
-	switch (x->cfg.action) {
-	case XP_NP_HELP:
-		xp_np_usage(stdout, x->prog);
-		return XP_NP_EXIT_USAGE; /* as netperf -h */
-	case XP_NP_VERSION:
-		printf("Netperf version 2.7.0 command line, xperf %s\n", PACKAGE_VERSION);
-		return XP_NP_EXIT_OK;
-	case XP_NP_LIST_CSV:
-	case XP_NP_LIST_COLUMNS:
-		xp_np_list_selectors(stdout, x->cfg.action == XP_NP_LIST_CSV);
-		return XP_NP_EXIT_USAGE; /* as netperf -o ? */
-	case XP_NP_RUN:
-		break;
+	FILE *f;
+
+	if (!c->fill[0][0])
+		return 0;
+	f = fopen(c->fill[0], "re");
+	if (!f) {
+		printf("Could not open requested fill file: %s\n", strerror(errno));
+		return -1;
 	}
-	return -1;
+	fclose(f);
+	return 0;
 }
 
 int xp_netperf_main(int argc, char **argv)
@@ -269,14 +304,21 @@ int xp_netperf_main(int argc, char **argv)
 		fprintf(stderr, "%s: %s (see %s -h)\n", x.prog, err.msg, x.prog);
 		return XP_NP_EXIT_USAGE;
 	}
-	if ((rc = act(&x)) >= 0)
-		return rc;
+	x.sigfd = np_signal_fd();
+	if ((rc = xp_np_act(&x.cfg, x.prog, x.sigfd)) >= 0)
+		goto out;
+	rc = XP_NP_EXIT_FAIL;
+	if (check_fill(&x.cfg))
+		goto out;
 	if (load_selectors(&x, &err) || setup_env(&x, &err)) {
 		fprintf(stderr, "%s: %s\n", x.prog, err.msg);
-		return XP_NP_EXIT_FAIL;
+		goto out;
 	}
-	x.sigfd = xp_signal_fd();
+	if (x.cfg.prio[0] >= 0 || x.cfg.prio[1] >= 0)
+		fprintf(stderr, "%s: -y: socket priority not set (xperf has no such "
+			"option)\n", x.prog);
 	rc = run_tests(&x);
+out:
 	if (x.sigfd >= 0)
 		close(x.sigfd);
 	return rc;

@@ -156,29 +156,76 @@ static int set_port(struct xp_np_cfg *c, const char *arg, struct xp_err *err)
 
 static int set_test(struct xp_np_cfg *c, const char *arg, struct xp_err *err)
 {
-	int t = xp_test_parse(arg);
-
-	if (!t)
-		return xp_err_set(err, "-t %s: xperf runs TCP_STREAM, TCP_MAERTS, "
-				  "TCP_RR, TCP_CRR, UDP_STREAM and UDP_RR only", arg);
-	c->test = t;
-	return 0;
+	(void)err;
+	return xp_np_set_test_name(c, arg);
 }
 
+/* -l 0 runs until SIGINT or SIGALRM, at most the longest test an xperf
+ * server accepts by default. */
 static int set_length(struct xp_np_cfg *c, const char *arg, struct xp_err *err)
 {
 	if (*arg == '-')
 		return xp_err_set(err, "-l %s: tests of a byte or transaction count "
 				  "(negative -l) are not supported; give seconds", arg);
-	return xp_parse_secs(arg, 86400, "-l", &c->length_ns, err);
+	c->until_signal = strspn(arg, "0.") == strlen(arg);
+	if (c->until_signal) {
+		c->length_ns = XP_NP_MAX_SECS * 1000000000ull;
+		return 0;
+	}
+	return xp_parse_secs(arg, XP_NP_MAX_SECS, "-l", &c->length_ns, err);
 }
 
+/* netperf takes any letter: x is transactions, an unknown one KBytes. */
 static int set_fmt(struct xp_np_cfg *c, const char *arg, struct xp_err *err)
 {
-	if (strlen(arg) != 1 || !strchr("GMKgmkBb", *arg))
+	if (strlen(arg) != 1 || !strchr("GMKgmkBbx", *arg))
 		return xp_err_set(err, "-f %s: units are G, M, K (bytes), g, m, k or "
-				  "b (bits), B (bytes)", arg);
+				  "b (bits), B (bytes), x (transactions)", arg);
 	c->fmt = *arg;
+	return 0;
+}
+
+static int set_demo(struct xp_np_cfg *c, const char *arg, struct xp_err *err)
+{
+	return xp_np_parse_demo(c, arg, err);
+}
+
+/* -Y loc[,rem] and -y loc[,rem]: a lone value sets both ends. */
+static int set_tos(struct xp_np_cfg *c, const char *arg, struct xp_err *err)
+{
+	char l[64], r[64];
+
+	(void)err;
+	split_pair(arg, 1, l, r, sizeof(l));
+	if (*l)
+		c->tos[0] = xp_np_parse_tos(l);
+	if (*r)
+		c->tos[1] = xp_np_parse_tos(r);
+	return 0;
+}
+
+static int set_prio(struct xp_np_cfg *c, const char *arg, struct xp_err *err)
+{
+	char l[64], r[64];
+
+	split_pair(arg, 1, l, r, sizeof(l));
+	if ((*l && parse_int(l, -1, 7, "-y", &c->prio[0], err)) ||
+	    (*r && parse_int(r, -1, 7, "-y", &c->prio[1], err)))
+		return -1;
+	return 0;
+}
+
+/* -F lfill[,rfill]: netperf's remote name travels in 32 bytes. */
+static int set_fill(struct xp_np_cfg *c, const char *arg, struct xp_err *err)
+{
+	char l[256], r[256];
+
+	split_pair(arg, 0, l, r, sizeof(l));
+	if (strlen(r) > 31)
+		return xp_err_set(err, "Remote fill file name must be less than 32 "
+				  "characters");
+	snprintf(c->fill[0], sizeof(c->fill[0]), "%s", l);
+	snprintf(c->fill[1], sizeof(c->fill[1]), "%s", r);
 	return 0;
 }
 
@@ -290,9 +337,9 @@ const struct np_opt xp_np_global_opts[] = {
 	FLAG('c', A_OPT_NUM, local_cpu, 1, "[rate]", "report local CPU use and service demand"),
 	FLAG('C', A_OPT_NUM, remote_cpu, 1, "[rate]", "report remote CPU use and service demand"),
 	IGN('d', A_NONE, NULL, "debug output (ignored)"),
-	IGN('D', A_REQ, "secs[,units]", "interim results (ignored: none are printed)"),
-	FN('f', A_REQ, set_fmt, "G|M|K|g|m|k", "throughput units (bytes: G M K B; bits: g m k b)"),
-	IGN('F', A_REQ, "lfill[,rfill]", "fill buffers from a file (ignored)"),
+	FN('D', A_REQ, set_demo, "[-]secs[,units]", "interim results every secs seconds"),
+	FN('f', A_REQ, set_fmt, "G|M|K|g|m|k|x", "throughput units (bytes: G M K B; bits: g m k b)"),
+	FN('F', A_REQ, set_fill, "lfill[,rfill]", "fill files (checked and reported; xperf sends its own bytes)"),
 	FLAG('h', A_NONE, action, XP_NP_HELP, NULL, "this text"),
 	FN('H', A_REQ, set_host, "host[,family]", "the xperf server (default localhost)"),
 	FN('i', A_REQ, set_iter, "max,min", "iterations for the confidence interval (3..30)"),
@@ -312,14 +359,15 @@ const struct np_opt xp_np_global_opts[] = {
 	FN('s', A_REQ, set_wait, "secs", "wait before the test"),
 	IGN('S', A_NONE, NULL, "SO_KEEPALIVE (ignored)"),
 	FN('t', A_REQ, set_test, "test",
-	   "TCP_STREAM (default), TCP_MAERTS, TCP_RR, TCP_CRR, UDP_STREAM, UDP_RR"),
+	   "TCP_STREAM (default), TCP_MAERTS, TCP_RR, TCP_CRR, UDP_STREAM, UDP_RR, "
+	   "omni, TCP_SENDFILE, TCP_CC, LOC_CPU, REM_CPU, uuid"),
 	FN('T', A_REQ, set_bind, "lcpu[,rcpu]", "bind the local/remote workers to CPUs"),
 	FN('v', A_REQ, set_verbose, "level", "0: the number only; 1: the table (default)"),
 	FLAG('V', A_NONE, action, XP_NP_VERSION, NULL, "print the version"),
 	IGN('w', A_REQ, "time", "interval wait (ignored)"),
 	IGN('W', A_REQ, "send,recv", "buffer ring widths (ignored)"),
-	IGN('y', A_REQ, "local,remote", "socket priority (ignored)"),
-	IGN('Y', A_REQ, "local,remote", "IP TOS (ignored)"),
+	FN('y', A_REQ, set_prio, "local,remote", "socket priority (reported, not set)"),
+	FN('Y', A_REQ, set_tos, "local,remote", "IP TOS byte or DSCP name (xperf --tos, both ends)"),
 	IGN('Z', A_REQ, "passphrase", "passphrase (ignored)"),
 	FLAG('4', A_NONE, family, AF_INET, NULL, "IPv4"),
 	FLAG('6', A_NONE, family, AF_INET6, NULL, "IPv6"),
@@ -329,6 +377,18 @@ const size_t xp_np_nglobal =
 
 /* ---- test-specific options ---- */
 
+/* -m, -M and -r also say which way omni's data goes when -d does not:
+ * a local send size or a remote receive size means the client sends. */
+static void imply(struct xp_np_cfg *c, const char *arg, int first, int second)
+{
+	const char *comma = strchr(arg, ',');
+
+	if (comma != arg)
+		c->implied_dir |= first;
+	if (comma && comma[1])
+		c->implied_dir |= second;
+}
+
 static int set_send(struct xp_np_cfg *c, const char *arg, struct xp_err *err)
 {
 	uint64_t rs = 0;
@@ -337,27 +397,56 @@ static int set_send(struct xp_np_cfg *c, const char *arg, struct xp_err *err)
 		return -1;
 	if (rs)
 		c->remote_send_size = rs;
+	imply(c, arg, XP_NP_DIR_SEND, XP_NP_DIR_RECV);
 	return 0;
 }
 
 static int set_recv(struct xp_np_cfg *c, const char *arg, struct xp_err *err)
 {
+	imply(c, arg, XP_NP_DIR_SEND, XP_NP_DIR_RECV);
 	return size_pair(arg, 0, "-M", &c->remote_recv_size, &c->local_recv_size, err);
 }
 
 static int set_rr(struct xp_np_cfg *c, const char *arg, struct xp_err *err)
 {
+	c->implied_dir |= XP_NP_DIR_SEND | XP_NP_DIR_RECV;
 	return size_pair(arg, 1, "-r", &c->req, &c->rsp, err);
+}
+
+/* -s/-S send[,recv]: 0 is a request too (the kernel's minimum). */
+static int sock_pair(struct xp_np_cfg *c, const char *arg, const char *what, uint64_t *snd,
+		     uint64_t *rcv, int bits, struct xp_err *err)
+{
+	char s1[64], s2[64];
+
+	split_pair(arg, 1, s1, s2, sizeof(s1));
+	if (*s1 && xp_np_parse_size(s1, what, snd, err))
+		return -1;
+	if (*s2 && xp_np_parse_size(s2, what, rcv, err))
+		return -1;
+	c->bufs_set |= (*s1 ? bits & (XP_NP_LSS | XP_NP_RSS) : 0) |
+		       (*s2 ? bits & (XP_NP_LSR | XP_NP_RSR) : 0);
+	return 0;
 }
 
 static int set_lsock(struct xp_np_cfg *c, const char *arg, struct xp_err *err)
 {
-	return size_pair(arg, 1, "-s", &c->lss, &c->lsr, err);
+	return sock_pair(c, arg, "-s", &c->lss, &c->lsr, XP_NP_LSS | XP_NP_LSR, err);
 }
 
 static int set_rsock(struct xp_np_cfg *c, const char *arg, struct xp_err *err)
 {
-	return size_pair(arg, 1, "-S", &c->rss, &c->rsr, err);
+	return sock_pair(c, arg, "-S", &c->rss, &c->rsr, XP_NP_RSS | XP_NP_RSR, err);
+}
+
+static int set_dir(struct xp_np_cfg *c, const char *arg, struct xp_err *err)
+{
+	return xp_np_parse_direction(arg, &c->omni_dir, err);
+}
+
+static int set_proto(struct xp_np_cfg *c, const char *arg, struct xp_err *err)
+{
+	return xp_np_parse_protocol(arg, &c->omni_udp, err);
 }
 
 static int set_burst(struct xp_np_cfg *c, const char *arg, struct xp_err *err)
@@ -369,10 +458,8 @@ static int set_cong(struct xp_np_cfg *c, const char *arg, struct xp_err *err)
 {
 	char l[64], r[64];
 
+	(void)err;
 	split_pair(arg, 1, l, r, sizeof(l));
-	if (*l && *r && strcmp(l, r))
-		return xp_err_set(err, "-K %s: xperf sets one congestion control on both ends",
-				  arg);
 	if (*l)
 		snprintf(c->cong_buf[0], sizeof(c->cong_buf[0]), "%.31s", l);
 	if (*r)
@@ -434,22 +521,22 @@ const struct np_opt xp_np_test_opts[] = {
 	IGN('a', A_NONE, NULL, "TCP_DEFER_ACCEPT (ignored)"),
 	FN('b', A_REQ, set_burst, "n", "RR: n more requests in flight (xperf --burst n+1)"),
 	IGN('B', A_NONE, NULL, "IP_PKTINFO (ignored)"),
-	IGN('c', A_NONE, NULL, "connection test (use -t TCP_CRR)"),
+	FLAG('c', A_NONE, omni_conn, 1, NULL, "omni: a connection test (TCP_CRR; with -d 0 TCP_CC)"),
 	IGN('C', A_NONE, NULL, "TCP_CORK (ignored)"),
-	IGN('d', A_REQ, "dir", "omni direction (ignored)"),
+	FN('d', A_REQ, set_dir, "dir", "omni direction: send, recv, rr, or netperf's bits 2|4"),
 	FLAG('D', A_NONE, nodelay, 1, NULL, "TCP_NODELAY on both ends"),
-	IGN('e', A_REQ, "secs", "receive timeout (ignored; UDP_RR never hangs)"),
+	IGN('e', A_REQ, "secs", "receive timeout (ignored: xperf's UDP_RR counts lost requests)"),
 	IGN('f', A_NONE, NULL, "IP_MTU_DISCOVER (ignored)"),
 	IGN('F', A_NONE, NULL, "TCP fast open (ignored)"),
 	IGN('g', A_NONE, NULL, "SO_DEBUG (ignored)"),
 	IGN('G', A_REQ, "mss", "TCP_MAXSEG (ignored)"),
-	FLAG('h', A_NONE, action, XP_NP_HELP, NULL, "this text"),
+	FLAG('h', A_NONE, action, XP_NP_TEST_HELP, NULL, "this text"),
 	IGN('H', A_REQ, "host[,fam]", "data connection target (ignored: the -H host)"),
 	IGN('i', A_REQ, "n", "check interval (ignored, as netperf does)"),
 	IGN('I', A_NONE, NULL, "use write() (ignored)"),
 	IGN('j', A_REQ, "n", "parallel connections (ignored)"),
 	FN('k', A_OPT_SPEC, set_keyval, "[sel]", "NAME=value lines for the selectors ('?' lists them)"),
-	FN('K', A_REQ, set_cong, "loc[,rem]", "congestion control on both ends (one algorithm)"),
+	FN('K', A_REQ, set_cong, "loc[,rem]", "congestion control (xperf -C, both ends)"),
 	IGN('l', A_REQ, "ttl", "multicast TTL (ignored)"),
 	IGN('L', A_REQ, "host[,fam]", "data connection source (ignored)"),
 	FN('m', A_REQ, set_send, "loc[,rem]", "send size, local and remote (TCP_MAERTS)"),
@@ -465,8 +552,8 @@ const struct np_opt xp_np_test_opts[] = {
 	IGN('R', A_REQ, "0|1", "allow routing (ignored)"),
 	FN('s', A_REQ, set_lsock, "send[,recv]", "local socket buffers"),
 	FN('S', A_REQ, set_rsock, "send[,recv]", "remote socket buffers"),
-	IGN('t', A_REQ, "type", "socket type (ignored)"),
-	IGN('T', A_REQ, "proto", "protocol (ignored)"),
+	FN('t', A_REQ, set_proto, "stream|dgram", "omni socket type (dgram: UDP)"),
+	FN('T', A_REQ, set_proto, "tcp|udp", "omni protocol"),
 	FN('u', A_REQ, set_uuid, "uuid", "the UUID selector's value"),
 	IGN('U', A_NONE, NULL, "retry failed connects (ignored)"),
 	IGN('V', A_NONE, NULL, "copy avoidance (ignored)"),

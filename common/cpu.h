@@ -8,6 +8,10 @@
 #include "common/err.h"
 #include "proto/result.h"
 
+/* A CPU list that pins nothing: the workers run where the scheduler puts
+ * them (--cpus none, --remote-cpus none), as netperf's processes do. */
+#define XP_CPUS_NONE "none"
+
 /* CPUs this process may run on, ascending.  Returns count (>= 1). */
 int xp_cpu_allowed(int *cpus, int cap);
 /* Check that every cpus[i] is allowed; -1 names the first that is not. */

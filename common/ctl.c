@@ -62,6 +62,33 @@ int xp_ctl_send(int fd, const struct xp_msg *m, int timeout_ms,
 	return xp_send_all(fd, buf, n, timeout_ms, peer, err);
 }
 
+int xp_ctl_send_min(int fd, const struct xp_msg *m, size_t min_len, int timeout_ms,
+		    const char *peer, struct xp_err *err)
+{
+	uint8_t buf[XP_MSG_HDR_LEN + XP_MSG_BODY_MAX];
+	size_t n = xp_msg_encode_min(m, buf, sizeof(buf), min_len);
+
+	if (!n)
+		return xp_err_set(err, "encode %s message: too large",
+				  xp_msg_type_name(m->type));
+	return xp_send_all(fd, buf, n, timeout_ms, peer, err);
+}
+
+/* A netserver answers a request it does not know (xperf's header read as
+ * netperf's request type) with 656 bytes: response type 0, then
+ * serv_errno 998. */
+static int netserver_reply(const uint8_t *b, const char *peer, struct xp_err *err)
+{
+	static const uint8_t sig[8] = { 0, 0, 0, 0, 0, 0, 0x03, 0xe6 };
+
+	if (memcmp(b, sig, sizeof(sig)))
+		return 0;
+	xp_err_set(err, "%s is a netperf netserver, not an xperf server (it answered "
+		   "with netperf's \"unknown request\"): start `xperf -s` there, or run "
+		   "netperf against it", peer);
+	return 1;
+}
+
 static int other_version(const uint8_t *buf, size_t len, uint16_t version,
 			 const char *peer, struct xp_err *err)
 {
@@ -95,6 +122,8 @@ int xp_ctl_recv(int fd, struct xp_msg *m, int timeout_ms, const char *peer,
 				  "byte 0x%02x): use the iperf3 front end (for now: xperf "
 				  "--iperf3-wire)", peer, buf[0]);
 	if (xp_recv_all(fd, buf + 1, XP_MSG_HDR_LEN - 1, timeout_ms, what, err))
+		return -1;
+	if (netserver_reply(buf, peer, err))
 		return -1;
 	if (xp_msg_hdr_decode(buf, &version, &type, &blen, &why))
 		return xp_err_set(err, "%s", why.msg);

@@ -10,9 +10,19 @@
 int xp_ctl_send(int fd, const struct xp_msg *m, int timeout_ms,
 		const char *peer, struct xp_err *err);
 
+/* netperf's control messages are 656 bytes and its netserver answers as
+ * soon as it has read that many.  A client's first message padded to that
+ * size (xp_ctl_send_min) therefore gets an answer at once from a
+ * netserver, which xp_ctl_recv recognises, instead of silence. */
+#define XP_CTL_NETPERF_LEN 656
+
+/* xp_ctl_send, padded (XP_MSG_TAG_PAD) to at least min_len bytes. */
+int xp_ctl_send_min(int fd, const struct xp_msg *m, size_t min_len, int timeout_ms,
+		    const char *peer, struct xp_err *err);
+
 /* Receive one message.  A peer of another protocol version yields -1
  * with a message naming both versions (its ERROR text included if it
- * sent one).  An XP_MSG_ERROR of our version is returned as a message;
+ * sent one); a netperf netserver's reply, -1 saying so.  An XP_MSG_ERROR of our version is returned as a message;
  * the caller decides. */
 int xp_ctl_recv(int fd, struct xp_msg *m, int timeout_ms, const char *peer,
 		struct xp_err *err);

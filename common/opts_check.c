@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/netparse.h"
+#include "common/cpu.h"
 #include "common/opts_int.h"
 #include "common/tests.h"
 #include "common/units.h"
@@ -286,9 +287,10 @@ int xp_opts_validate(struct xp_opts *o, unsigned flags, struct xp_err *err)
 		return xp_err_set(err, "-P: at least one flow");
 	if (!o->threads)
 		return xp_err_set(err, "-T: at least one thread");
-	if (o->cpus && xp_parse_cpus(o->cpus, cpus, XP_CPUS_MAX, "--cpus", err) < 0)
+	if (o->cpus && strcmp(o->cpus, XP_CPUS_NONE) &&
+	    xp_parse_cpus(o->cpus, cpus, XP_CPUS_MAX, "--cpus", err) < 0)
 		return -1;
-	if (o->remote_cpus &&
+	if (o->remote_cpus && strcmp(o->remote_cpus, XP_CPUS_NONE) &&
 	    xp_parse_cpus(o->remote_cpus, cpus, XP_CPUS_MAX, "--remote-cpus", err) < 0)
 		return -1;
 	if (o->remote_cpus && strlen(o->remote_cpus) > XP_MSG_STR_MAX)

@@ -275,6 +275,24 @@ size_t xp_msg_encode(const struct xp_msg *m, uint8_t *buf, size_t cap)
 	return pos;
 }
 
+size_t xp_msg_encode_min(const struct xp_msg *m, uint8_t *buf, size_t cap,
+			 size_t min_len)
+{
+	size_t n = xp_msg_encode(m, buf, cap), pad;
+
+	if (!n || n >= min_len)
+		return n;
+	pad = min_len - n < FIELD_HDR_LEN ? FIELD_HDR_LEN : min_len - n;
+	if (pad > cap - n || n + pad - XP_MSG_HDR_LEN > XP_MSG_BODY_MAX)
+		return 0;
+	xp_put16(buf + n, XP_MSG_TAG_PAD);
+	xp_put16(buf + n + 2, (uint16_t)(pad - FIELD_HDR_LEN));
+	memset(buf + n + FIELD_HDR_LEN, 0, pad - FIELD_HDR_LEN);
+	n += pad;
+	xp_put32(buf + 8, (uint32_t)(n - XP_MSG_HDR_LEN));
+	return n;
+}
+
 /* ---- decoder ---- */
 
 int xp_msg_hdr_decode(const uint8_t *hdr, uint16_t *version, uint16_t *type,

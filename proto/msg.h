@@ -173,6 +173,15 @@ struct xp_why {
  * type is unknown. */
 size_t xp_msg_encode(const struct xp_msg *m, uint8_t *buf, size_t cap);
 
+/* Padding: a field of this tag, in any message, carries nothing and is
+ * skipped by every decoder as an unknown tag. */
+#define XP_MSG_TAG_PAD 65535
+
+/* xp_msg_encode, then one padding field if needed so that the message
+ * is at least min_len bytes; 0 if that does not fit in cap. */
+size_t xp_msg_encode_min(const struct xp_msg *m, uint8_t *buf, size_t cap,
+			 size_t min_len);
+
 /* Decode a 12-byte header: checks magic and that body_len <=
  * XP_MSG_BODY_MAX.  Does NOT reject another version: the caller decides
  * (so it can still read an ERROR from a newer peer).  0 or -1. */

@@ -22,6 +22,7 @@
 #include "proto/be.h"
 #include "proto/iperf3.h"
 #include "server/iperf3_server.h"
+#include "server/netperf_peer.h"
 #include "server/server_int.h"
 
 #define PENDING_EVENTS (EPOLLIN | EPOLLRDHUP | EPOLLET)
@@ -100,6 +101,14 @@ static int classify(struct xp_server *s, struct xp_pending *p, int hup)
 	if (n >= 4 && xp_get32(b) == XP_MSG_MAGIC) {
 		p->state = XP_P_CTL;
 		return xp_srv_ctl_step(s, p, hup);
+	}
+	if (xp_netperf_request(b, (size_t)n)) {
+		xp_ratelog(s->cfg.log, &s->rl[XP_RL_NOISE], "%s: netperf's control protocol "
+			   "(request %u): this is an xperf server, answered 'protocol not "
+			   "supported' (run netserver there, or xperf's netperf mode against this "
+			   "server)", p->peer, xp_netperf_refuse(p->fd, b));
+		xp_srv_drop(s, p);
+		return 1;
 	}
 	i3 = iperf3(s, p, b, n);
 	if (i3 >= 0)

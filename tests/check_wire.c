@@ -234,6 +234,35 @@ START_TEST(test_roundtrip_fields_spot_check)
 }
 END_TEST
 
+/* A SETUP padded to netperf's 656 bytes decodes as the unpadded one; the
+ * padding is one field of tag 65535; too small a buffer gives 0. */
+START_TEST(test_encode_min_padding)
+{
+	uint8_t buf[BUF_MAX], plain[BUF_MAX];
+	struct xp_msg in, out;
+	size_t n, p;
+
+	memset(&in, 0, sizeof(in));
+	in.type = XP_MSG_SETUP;
+	in.u.setup.test = 1;
+	in.u.setup.duration_ms = 1000;
+	p = xp_msg_encode(&in, plain, sizeof(plain));
+	n = xp_msg_encode_min(&in, buf, sizeof(buf), 656);
+	ck_assert_uint_eq(n, 656);
+	ck_assert_mem_eq(buf + 12, plain + 12, p - 12);
+	ck_assert_uint_eq(buf[p], 0xff);
+	ck_assert_uint_eq(buf[p + 1], 0xff);
+	ck_assert_uint_eq((size_t)(buf[p + 2] << 8 | buf[p + 3]), 656 - p - 4);
+	expect_accept(buf, n, &out);
+	ck_assert_uint_eq(out.u.setup.duration_ms, 1000);
+	ck_assert_uint_eq(xp_msg_encode_min(&in, buf, 600, 656), 0);
+	/* already long enough: no padding; 1..3 bytes short: a 4-byte field */
+	ck_assert_uint_eq(xp_msg_encode_min(&in, buf, sizeof(buf), p), p);
+	ck_assert_uint_eq(xp_msg_encode_min(&in, buf, sizeof(buf), p + 2), p + 4);
+	expect_accept(buf, p + 4, &out);
+}
+END_TEST
+
 /* The socket-and-path fields: SETUP 30-32, RESULT 60-63, FLOW 8. */
 START_TEST(test_sockpath_fields)
 {
@@ -952,6 +981,7 @@ static void add_other_cases(Suite *s)
 	tcase_add_test(fuzz, test_fuzz_mutations);
 	suite_add_tcase(s, fuzz);
 	tcase_add_test(misc, test_data_hello_roundtrip);
+	tcase_add_test(misc, test_encode_min_padding);
 	tcase_add_test(misc, test_data_hello_reject);
 	suite_add_tcase(s, misc);
 }

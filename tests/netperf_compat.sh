@@ -17,7 +17,8 @@ run() {
 		{ cat "$TMP/$name.err" >&2; fail "$name: exit $? for $*"; }
 }
 
-# verify NAME 'python over lines L (list of str)' MESSAGE
+# verify NAME 'python over lines L (list of str)' MESSAGE: an expression,
+# or statements that set ok
 verify() {
 	python3 - "$TMP/$1.out" "$2" <<'PY' || { echo "--- $1:" >&2; cat -A "$TMP/$1.out" >&2; fail "$1: $3"; }
 import re, sys
@@ -32,7 +33,11 @@ def ints(line, n):
 def banner(line, title, extra=""):
     return re.fullmatch(r"MIGRATED %s TEST from 0\.0\.0\.0 \(0\.0\.0\.0\) port 0 AF_INET "
                         r"to 127\.0\.0\.1 \(\) port 0 AF_INET%s : demo.*" % (title, extra), line)
-sys.exit(0 if eval(sys.argv[2]) else 1)
+try:
+    ok = eval(sys.argv[2])
+except SyntaxError:
+    exec(sys.argv[2])
+sys.exit(0 if ok else 1)
 PY
 }
 
@@ -119,7 +124,7 @@ NP -- -o '?' >"$TMP/list.out"; rc=$?
 verify list 'len(L) == 1 and "P99_LATENCY" in L[0].split(",") and "THROUGHPUT_UNITS" in L[0].split(",")' "-o ?"
 
 # usage errors: exit 1, nothing on stdout
-for bad in "-Q" "-l -100" "-t TCP_CC" "-- -Z" "-f x" "-- -m 12q"; do
+for bad in "-Q" "-l -100" "-- -Z" "-f y" "-- -m 12q"; do
 	# shellcheck disable=SC2086
 	NP $bad >"$TMP/bad.out" 2>"$TMP/bad.err"; rc=$?
 	[ $rc = 1 ] || fail "'$bad': exit $rc, want 1"
@@ -133,4 +138,159 @@ P2=$(free_port)
 [ $rc = 255 ] || fail "refused: exit $rc, want 255"
 [ -s "$TMP/ref.out" ] && fail "refused: printed on stdout: $(cat "$TMP/ref.out")"
 grep -q "Connection refused" "$TMP/ref.err" || fail "refused message: $(cat "$TMP/ref.err")"
+
+# ---- netperf 2.7's -V, -h, unknown tests, -t uuid ----
+NP -V >"$TMP/v.out" || fail "-V: exit $?"
+verify v 'L == ["Netperf version 2.7.1"]' "-V"
+NP -h >"$TMP/h.out" 2>"$TMP/h.err"; rc=$?
+[ $rc = 1 ] && [ ! -s "$TMP/h.out" ] && grep -q "Usage:" "$TMP/h.err" ||
+	fail "-h: exit $rc, usage belongs on stderr"
+NP -t FOO_BAR >"$TMP/foo.out"; rc=$?
+[ $rc = 1 ] || fail "-t FOO_BAR: exit $rc, want 1"
+verify foo 'L[0] == "The test you requested (FOO_BAR) is unknown to this netperf." and len(L) == 3' "unknown test"
+NP -t uuid >"$TMP/uuid.out" || fail "-t uuid: exit $?"
+grep -Eqx '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}' "$TMP/uuid.out" ||
+	fail "-t uuid: $(cat "$TMP/uuid.out")"
+
+# ---- -D: interim results as the test runs ----
+# flent's form: four NETPERF_*[n] lines per interval, n from 0, the end
+# in Unix seconds now, then the -k keys
+run demo_k -P 0 -v 0 -D -0.20 -l 1 -f m -- -k THROUGHPUT,LOCAL_SOCKET_TOS,REMOTE_SOCKET_TOS
+verify demo_k '
+import time
+I = [l for l in L if l.startswith("NETPERF_INTERIM_RESULT[")]
+U = [l for l in L if l.startswith("NETPERF_UNITS[")]
+D = [float(l.split("=")[1]) for l in L if l.startswith("NETPERF_INTERVAL[")]
+E = [float(l.split("=")[1]) for l in L if l.startswith("NETPERF_ENDING[")]
+# (a busy machine can make a worker answer late: a longer interval)
+ok = 3 <= len(I) <= 6 and len(I) == len(U) == len(D) == len(E)
+ok = ok and all(l.startswith("NETPERF_INTERIM_RESULT[%d]=" % i) for i, l in enumerate(I))
+ok = ok and all(u.endswith("=10^6bits/s") for u in U) and 0.15 < sorted(D)[len(D) // 2] < 0.3
+ok = ok and 0.8 < sum(D) < 2 and all(0 < d < 1.2 for d in D)
+ok = ok and E == sorted(E) and abs(E[-1] - time.time()) < 30 and all(num(l.split("=")[1]) > 0 for l in I)
+ok = ok and L[-3].startswith("THROUGHPUT=")
+ok = ok and L[-2:] == ["LOCAL_SOCKET_TOS=0xffffffff", "REMOTE_SOCKET_TOS=0xffffffff"]' "-D -0.20 -k"
+# classic: "Interim result:" lines after the banner, before the table
+run demo_h -D 0.25 -l 1 -t TCP_RR
+verify demo_h 're.fullmatch(r"Interim result: +[0-9.]+ Trans/s over 0\.2[0-9]{2} seconds ending at 1[0-9]{9}\.[0-9]{3}", L[1]) and L.index("Local /Remote") >= 4 and all(l.startswith("Interim result: ") for l in L[1:L.index("Local /Remote")])' "-D 0.25 classic"
+# -o: CSV interim lines
+run demo_o -P 0 -D -0.25 -l 1 -t UDP_RR -- -o THROUGHPUT
+verify demo_o 're.fullmatch(r" *[0-9.]+,Trans/s,0\.2[0-9]{2},1[0-9]{9}\.[0-9]{3}", L[0]) and num(L[-1]) > 0' "-D -o"
+
+# ---- signals: SIGALRM and SIGINT end a test with its results, exit 0 ----
+# sig NAME SIGNAL AFTER ARGS...: start, signal after AFTER s, wait
+sig() {
+	name=$1 s=$2 after=$3
+	shift 3
+	"$XPERF" --netperf-args -H 127.0.0.1 -p "$PORT" "$@" >"$TMP/$name.out" 2>"$TMP/$name.err" &
+	pid=$!
+	sleep "$after"
+	kill -s "$s" "$pid" || fail "$name: nothing to signal"
+	for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+	kill -0 "$pid" 2>/dev/null && { kill -9 "$pid"; fail "$name: still running 5 s after SIG$s"; }
+	wait "$pid"
+	rc=$?
+	[ $rc = 0 ] || { cat "$TMP/$name.err" >&2; fail "$name: exit $rc after SIG$s, want 0"; }
+}
+# -l 0: until the signal
+sig l0 ALRM 1.5 -l 0 -t TCP_STREAM -P 0 -v 0
+verify l0 'len(L) == 1 and num(L[0]) > 0' "-l 0 then SIGALRM"
+# bloat.sh: a two-hour TCP_RR with interim results, ended by SIGALRM
+sig bloat ALRM 1.5 -l 7200 -t TCP_RR -D -0.5 -v 2 -- -r 1
+verify bloat 'len([l for l in L if l.startswith("Interim result:")]) >= 2 and num(L[-2].split()[5]) > 0' "TCP_RR -l 7200 then SIGALRM"
+# flent's watchdog: SIGINT; ELAPSED_TIME is the time run
+sig flent_int INT 1.5 -P 0 -v 0 -D -0.20 -l 7200 -t TCP_MAERTS -f m -- -k THROUGHPUT,ELAPSED_TIME,DIRECTION
+verify flent_int 'L[-1] == "DIRECTION=Receive" and 1 <= num(L[-2].split("=")[1]) < 5 and num(L[-3].split("=")[1]) > 0' "SIGINT"
+# runemomniaggdemo.sh: omni receive test ended by SIGALRM (netperf itself hangs there)
+sig agg_in ALRM 1.5 -D 0.5 -c -C -f m -P 0 -t omni -l 7200 -v 2 -- -m ,64K -u 11111111-2222-3333-4444-555555555555 -o all
+verify agg_in 'len(L[-1].split(",")) >= 173 and L[-1].split(",")[2] == "Receive" and num(L[-1].split(",")[4]) > 0 and ",11111111-2222-3333-4444-555555555555," in L[-1]' "omni -m ,64K then SIGALRM"
+
+# ---- omni command lines from netperf's manual and doc/examples ----
+run o_stream -t omni -P 0 -- -d stream -s 256K -S 256K -o throughput,direction
+verify o_stream 'len(L) == 1 and L[0].split(",")[1] == "Send" and num(L[0].split(",")[0]) > 0' "-d stream"
+run o_maerts -t omni -P 0 -- -d maerts -s 256K -S 256K -o throughput,direction
+verify o_maerts 'len(L) == 1 and L[0].split(",")[1] == "Receive"' "-d maerts"
+run o_rr_k -t omni -- -d rr -k THROUGHPUT,THROUGHPUT_UNITS
+verify o_rr_k 'L[0].startswith("OMNI Send|Recv TEST from ") and L[2] == "THROUGHPUT_UNITS=Trans/s"' "-d rr -k"
+run o_rr_O -t omni -- -d rr -O THROUGHPUT,THROUGHPUT_UNITS
+verify o_rr_O 'L[1] == "Throughput Throughput " and L[2] == "           Units      " and L[5].split()[1] == "Trans/s"' "-d rr -O"
+run o_default -t omni
+verify o_default 'L[1].split() == ["Local", "Remote", "Local", "Elapsed", "Throughput", "Throughput"] and len(L) == 6' "-t omni"
+run o_all -P 1 -T 0,0 -t omni -c -C -- -o all -H 127.0.0.1 -m 64K
+verify o_all 'len(L) == 3 and len(L[1].split(",")) == 173 and len(L[2].split(",")) >= 173 and L[2].split(",")[18] == "65536" and L[2].split(",")[30] == "S"' "runemomni.sh stream"
+run o_burst -P 0 -t omni -f m -c -C -- -o all -s 1M -S 1M -r 64K -b 12
+verify o_burst 'len(L) == 1 and L[0].split(",")[2] == "Send|Recv" and L[0].split(",")[49] == "12" and L[0].split(",")[5] == "10^6bits/s"' "runemomni.sh burst"
+run o_udp -P 0 -t omni -f m -c -C -- -o all -s 1M -S 1M -m 1472 -T udp
+verify o_udp 'L[0].split(",")[1:3] == ["UDP", "Send"] and L[0].split(",")[18] == "1472" and int(L[0].split(",")[75]) > 0' "runemomni.sh UDP"
+run o_cc -t omni -- -c -d 0 -k DIRECTION,THROUGHPUT_UNITS
+verify o_cc 'L[0].startswith("OMNI Connection TEST") and L[1:] == ["DIRECTION=Connection", "THROUGHPUT_UNITS=Trans/s"]' "-c -d 0"
+run t_cc -t TCP_CC -P 0
+verify t_cc 'len(L) == 2 and num(L[0].split()[5]) > 0 and L[0].split()[2:4] == ["1", "1"]' "TCP_CC"
+run t_sendfile -t TCP_SENDFILE
+verify t_sendfile 'L[0].startswith("TCP SENDFILE TEST from ") and num(L[6].split()[4]) > 0' "TCP_SENDFILE"
+NP -t LOC_CPU -v 2 >"$TMP/loc.out" || fail "LOC_CPU: exit $?"
+verify loc 'L[0] == "100" and re.fullmatch(r"There are [0-9]+ local cpus", L[1])' "LOC_CPU -v 2"
+
+# ---- netperf against xperf -s, and xperf against a netserver: at once ----
+if [ -n "$REAL_NETPERF_DIR" ]; then
+	timeout 5 "$REAL_NETPERF_DIR/netperf" -H 127.0.0.1 -p "$PORT" -l 1 >"$TMP/real.out" 2>"$TMP/real.err"; rc=$?
+	[ $rc = 255 ] && grep -q "remote error 93" "$TMP/real.out" ||
+		fail "real netperf against xperf -s: exit $rc, $(cat "$TMP/real.out" "$TMP/real.err")"
+	NSP=$(free_port)
+	"$REAL_NETPERF_DIR/netserver" -D -p "$NSP" -L 127.0.0.1 >"$TMP/netserver.log" 2>&1 &
+	NS_PID=$!
+	EXTRA_CLEANUP='kill $NS_PID 2>/dev/null'
+	sleep 0.5
+else
+	# netperf's first message: 656 bytes, DO_OMNI (97), no CPU binding
+	python3 - "$PORT" <<'PY' || fail "xperf -s did not answer netperf's request as a netserver would"
+import socket, struct, sys
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), 2)
+s.settimeout(2)
+s.sendall(struct.pack(">iI", 97, 0xffffffff) + bytes(648))
+b = b""
+while len(b) < 656:
+    c = s.recv(656 - len(b))
+    if not c:
+        break
+    b += c
+sys.exit(0 if len(b) == 656 and struct.unpack(">ii", b[:8]) == (98, 93) else 1)
+PY
+	# a listener that behaves as netserver: reads 656 bytes, answers an
+	# unknown request with response 0, serv_errno 998, reads on
+	NSP=$(free_port)
+	python3 - "$NSP" <<'PY' &
+import socket, struct, sys
+l = socket.socket()
+l.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+l.bind(("127.0.0.1", int(sys.argv[1])))
+l.listen(8)
+l.settimeout(20)
+for _ in range(2):
+    c, _ = l.accept()
+    try:
+        b = b""
+        while len(b) < 656:
+            d = c.recv(656 - len(b))
+            if not d:
+                break
+            b += d
+        if len(b) == 656:
+            c.sendall(struct.pack(">ii", 0, 998) + bytes(648))
+        c.recv(1)
+    except OSError:
+        pass
+    c.close()
+PY
+	NS_PID=$!
+	EXTRA_CLEANUP='kill $NS_PID 2>/dev/null'
+	sleep 0.5
+fi
+start=$(date +%s)
+timeout 10 "$XPERF" --netperf-args -H 127.0.0.1 -p "$NSP" -l 1 >"$TMP/ns.out" 2>"$TMP/ns.err"; rc=$?
+[ $rc = 255 ] && grep -q "is a netperf netserver" "$TMP/ns.err" ||
+	fail "drop-in against a netserver: exit $rc, $(cat "$TMP/ns.err")"
+timeout 10 "$XPERF" -c 127.0.0.1 -p "$NSP" -l 1 >"$TMP/ns2.out" 2>"$TMP/ns2.err"
+grep -q "is a netperf netserver" "$TMP/ns2.err" || fail "xperf -c against a netserver: $(cat "$TMP/ns2.err")"
+[ $(($(date +%s) - start)) -le 3 ] || fail "telling a netserver apart took $(($(date +%s) - start)) s"
 echo "netperf_compat: ok"

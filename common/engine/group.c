@@ -14,6 +14,10 @@ static int cpu_list(const char *list, const char *what, int *cpus, struct xp_err
 
 	if (!list)
 		return xp_cpu_allowed(cpus, XP_CPUS_MAX);
+	if (!strcmp(list, XP_CPUS_NONE)) {
+		cpus[0] = -1; /* not pinned */
+		return 1;
+	}
 	n = xp_parse_cpus(list, cpus, XP_CPUS_MAX, what, err);
 	if (n < 0 || xp_cpu_check(cpus, n, what, err))
 		return -1;
