@@ -56,6 +56,17 @@ static void read_tcpi(int fd, struct xp_i3m_tcpi *t)
 		t->wnd = ti.tcpi_snd_wnd;
 }
 
+static void on_ready(void *ctx)
+{
+	struct cli *cl = ctx;
+
+	snprintf(cl->rep.cookie, sizeof(cl->rep.cookie), "%s", cl->out->cookie);
+	cl->rep.ctl_mss = cl->out->ctl_mss;
+	cl->rep.stage = 1;
+	if (cl->mode == OUT_TEXT)
+		xp_i3t_connecting(&cl->o, &cl->rep);
+}
+
 static void on_start(void *ctx, const struct xp_client_result *xr)
 {
 	struct cli *cl = ctx;
@@ -83,7 +94,7 @@ static void on_interval(void *ctx, const struct xp_client_result *xr,
 	for (i = 0; cl->ti && i < cl->rep.nstreams; i++)
 		if (cl->rep.st[i].sender && !cl->rep.udp)
 			read_tcpi(cl->out->streams[i].fd, &cl->ti[i]);
-	if (xp_i3m_interval(&cl->rep, iv, cl->ti))
+	if (xp_i3m_interval(&cl->rep, iv, cl->ti) <= 0)
 		return;
 	if (cl->mode == OUT_TEXT) {
 		xp_i3t_interval(&cl->o, &cl->rep, cl->rep.nintervals - 1);
@@ -248,14 +259,12 @@ int xp_i3fe_client(const struct xp_i3fe_cfg *c, struct xp_i3fe_run *run)
 		return XP_I3FE_EXIT_FAIL;
 	}
 	hooks.ctx = &cl;
+	hooks.on_ready = on_ready;
 	hooks.on_start = on_start;
 	hooks.on_interval = on_interval;
 	run->i3.hooks = &hooks;
-	if (cl.mode == OUT_TEXT)
-		xp_i3t_connecting(&cl.o, &cl.rep);
 	rc = xp_i3_client_run(&run->i3, c->host, c->port, xp_signal_fd(), &xr, cl.out, &err);
 	if (rc) {
-		cl.rep.stage = cl.rep.stage ? cl.rep.stage : cl.out->cookie[0] ? 1 : 0;
 		finish_error(&cl, err.msg);
 	} else {
 		finish(&cl, &xr);

@@ -24,7 +24,8 @@ int xp_i3m_setup(struct xp_i3_report *r, const struct xp_i3fe_cfg *c);
 void xp_i3m_connected(struct xp_i3_report *r, const struct xp_i3_client_out *out,
 		      const struct xp_client_result *xr);
 /* One interval of xperf's (its flows are the streams, by position) and
- * the senders' TCP_INFO (ti[nstreams], or NULL).  0, or -1 (no memory). */
+ * the senders' TCP_INFO (ti[nstreams], or NULL).  1 added, 0 left out
+ * (a short tail with no data, as iperf3 leaves it out), -1 no memory. */
 int xp_i3m_interval(struct xp_i3_report *r, const struct xp_interval *iv,
 		    const struct xp_i3m_tcpi *ti);
 /* The end: both ends' results messages and xperf's result. */

@@ -84,12 +84,27 @@ static void tcp_info(struct xp_i3r_stream *s, struct xp_i3r_ivs *v, const struct
 	s->mean_rtt = s->rtt_sum / s->rtt_n;
 }
 
+/* iperf3 leaves out a short tail interval (under a tenth of -i) that
+ * carried no data. */
+static int empty_tail(const struct xp_i3_report *r, const struct xp_interval *iv)
+{
+	uint32_t pos;
+
+	for (pos = 0; pos < iv->nflows; pos++)
+		if (iv->flows[pos].bytes)
+			return 0;
+	return iv->end - iv->start < 0.1 * r->interval;
+}
+
 int xp_i3m_interval(struct xp_i3_report *r, const struct xp_interval *iv,
 		    const struct xp_i3m_tcpi *ti)
 {
-	struct xp_i3r_interval *out = xp_i3r_add_interval(r, iv->start, iv->end);
+	struct xp_i3r_interval *out;
 	uint32_t pos;
 
+	if (empty_tail(r, iv))
+		return 0;
+	out = xp_i3r_add_interval(r, iv->start, iv->end);
 	if (!out)
 		return -1;
 	for (pos = 0; pos < r->nstreams && pos < iv->nflows; pos++) {
@@ -110,7 +125,7 @@ int xp_i3m_interval(struct xp_i3_report *r, const struct xp_interval *iv,
 		if (!r->udp && r->st[pos].sender && ti && ti[pos].valid)
 			tcp_info(&r->st[pos], v, &ti[pos]);
 	}
-	return 0;
+	return 1;
 }
 
 static double secs(const struct xp_i3_stream_res *s)

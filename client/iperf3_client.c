@@ -144,7 +144,30 @@ static int wait_until(struct xp_i3c *cl, uint64_t until, struct xp_err *err)
 }
 
 /* -i: one interval report from each group, added together. */
-static void take_interval(struct xp_i3c *cl, struct xp_client_result *r)
+/* Each flow's bytes in the intervals so far; after -n/-k ended the test
+ * (done: the senders' eventfd was read, so their records are written),
+ * a flow that finished is in no snapshot: its last bytes come from its
+ * record. */
+static void flow_bytes(struct xp_i3c *cl, struct xp_interval *iv, int done)
+{
+	uint32_t pos;
+
+	for (pos = 0; cl->iv_bytes && pos < cl->side.nst && pos < iv->nflows; pos++) {
+		const struct xp_i3_stream *st = &cl->side.st[pos];
+		struct xp_flow_iv *f = &iv->flows[pos];
+
+		if (done && st->done && !f->bytes && st->bytes > cl->iv_bytes[pos]) {
+			f->bytes = st->bytes - cl->iv_bytes[pos];
+			if (st->sender)
+				iv->bytes_sent += f->bytes;
+			else
+				iv->bytes_received += f->bytes;
+		}
+		cl->iv_bytes[pos] += f->bytes;
+	}
+}
+
+static void take_interval(struct xp_i3c *cl, struct xp_client_result *r, int done)
 {
 	struct xp_interval iv, part, *n;
 	int dir, have = 0;
@@ -158,6 +181,7 @@ static void take_interval(struct xp_i3c *cl, struct xp_client_result *r)
 	}
 	if (!have)
 		return;
+	flow_bytes(cl, &iv, done);
 	n = realloc(r->intervals, (r->nintervals + 1) * sizeof(*n));
 	if (!n) {
 		xp_interval_free(&iv);
@@ -192,6 +216,7 @@ static int wait_test(struct xp_i3c *cl, struct xp_client_result *r, struct xp_er
 	for (dir = 0; iv && dir < 2; dir++)
 		if (cl->side.g[dir].n)
 			cl->iv[dir] = xp_iv_new(cl->side.g[dir].n, cl->side.nst);
+	cl->iv_bytes = iv ? calloc(cl->side.nst ? cl->side.nst : 1, sizeof(*cl->iv_bytes)) : NULL;
 	until = cl->t_go + cl->o->length;
 	next = iv ? cl->t_go + iv : until;
 	last = cl->t_go;
@@ -199,12 +224,12 @@ static int wait_test(struct xp_i3c *cl, struct xp_client_result *r, struct xp_er
 		rc = wait_until(cl, next < until ? next : until, err);
 		if (rc || next >= until || !iv)
 			break;
-		take_interval(cl, r);
+		take_interval(cl, r, 0);
 		last = next;
 		next += iv;
 	}
-	if (rc >= 0 && iv && xp_now_ns() - last > iv / 10)
-		take_interval(cl, r);
+	if (rc >= 0 && iv && xp_now_ns() > last)
+		take_interval(cl, r, rc == 2); /* the hooks may leave a short one out */
 	return rc;
 }
 
@@ -282,6 +307,7 @@ static void cleanup(struct xp_i3c *cl)
 	for (dir = 0; dir < 2; dir++)
 		xp_iv_free(cl->iv[dir]);
 	xp_iv_free(cl->prog);
+	free(cl->iv_bytes);
 	for (i = 0; i < XP_I3_STREAMS_MAX; i++)
 		if (cl->out->streams[i].fd >= 0)
 			close(cl->out->streams[i].fd);
@@ -334,6 +360,8 @@ int xp_i3_client_run(const struct xp_i3_client_cfg *c, const char *host, uint16_
 	rc = quota_setup(&cl, err);
 	if (!rc)
 		rc = hello(&cl, host, port, err);
+	if (!rc && c->hooks && c->hooks->on_ready)
+		c->hooks->on_ready(c->hooks->ctx);
 	if (!rc) {
 		r->req = xp_i3c_len(&cl); /* UDP: may follow the control MSS */
 		snprintf(r->server, sizeof(r->server), "%s", cl.addr_str);

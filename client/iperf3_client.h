@@ -37,8 +37,9 @@ struct xp_i3_client_cfg {
 	uint32_t pacing_timer;    /* us, sent as is (0: 1000) */
 	int get_server_output, repeating_payload, dont_fragment, zerocopy;
 	const char *extra_data;   /* sent as is */
-	/* Called on the calling thread: on_start once every stream is open
-	 * (r->start_time set), on_interval after each -i interval (r->
+	/* Called on the calling thread: on_ready once the control connection
+	 * is up (out's cookie and ctl_mss set), on_start once every stream is
+	 * open (r->start_time set), on_interval after each -i interval (r->
 	 * intervals holds it last).  NULL: none. */
 	const struct xp_client_hooks *hooks;
 };

@@ -30,6 +30,7 @@ struct xp_i3c {
 	uint64_t rx_quota;          /* -n/-k with -R: bytes or datagrams to receive */
 	struct xp_iv_state *prog;   /* ... their snapshots */
 	uint64_t prog_got;          /* ... what they hold so far */
+	uint64_t *iv_bytes;         /* -i: each flow's bytes in the intervals so far */
 };
 
 /* Read a state byte: 0 if it is `want`; otherwise -1 with err naming

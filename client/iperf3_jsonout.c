@@ -9,10 +9,6 @@
 #include <string.h>
 #include <time.h>
 
-#ifndef PACKAGE_VERSION
-#define PACKAGE_VERSION "0"
-#endif
-
 static void connected(struct xp_json *j, const struct xp_i3_report *r)
 {
 	uint32_t i;
@@ -92,12 +88,11 @@ static void connection(struct xp_json *j, const struct xp_i3_report *r)
 
 void xp_i3j_start(struct xp_json *j, const struct xp_i3_report *r, const char *key)
 {
-	char v[64];
+	char v[96];
 
 	xp_json_obj_open(j, key);
 	connected(j, r);
-	/* "iperf 3.12" first, as scripts read it; xperf named after it */
-	snprintf(v, sizeof(v), "iperf %s (xperf %s)", XP_I3T_VERSION, PACKAGE_VERSION);
+	xp_i3r_version(v, sizeof(v));
 	xp_json_str_val(j, "version", v);
 	xp_json_str_val(j, "system_info", r->system_info);
 	if (r->stage >= 1)

@@ -9,18 +9,13 @@
 #include <stdio.h>
 #include <string.h>
 
-#ifndef PACKAGE_VERSION
-#define PACKAGE_VERSION "0"
-#endif
-
 static void version(void)
 {
-	char info[256];
+	char info[256], v[96];
 
 	xp_i3r_system_info(info, sizeof(info));
-	/* the first line as iperf3's ("iperf 3.12 ..."), which scripts parse */
-	printf("iperf %s (xperf %s iperf3 front end)\n%s\n", XP_I3FE_VERSION, PACKAGE_VERSION,
-	       info);
+	xp_i3r_version(v, sizeof(v));
+	printf("%s\n%s\n", v, info);
 	printf("Optional features available: CPU affinity setting, IPv6 flow label, TCP "
 	       "congestion algorithm setting, socket pacing, bind to device\n");
 }

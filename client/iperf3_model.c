@@ -3,9 +3,16 @@
  * and the helpers both ends' builders share. */
 #include "client/iperf3_report.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+
+#include "client/iperf3_fe.h"
+
+#ifndef PACKAGE_VERSION
+#define PACKAGE_VERSION "0"
+#endif
 
 int xp_i3r_init(struct xp_i3_report *r, uint32_t nstreams)
 {
@@ -72,6 +79,12 @@ void xp_i3r_split_addr(const char *s, char *host, size_t len, uint16_t *port)
 		n = len - 1;
 	memcpy(host, s, n);
 	host[n] = 0;
+}
+
+void xp_i3r_version(char *buf, size_t len)
+{
+	snprintf(buf, len, "iperf %s (xperf %s iperf3 front end)", XP_I3FE_VERSION,
+		 PACKAGE_VERSION);
 }
 
 void xp_i3r_system_info(char *buf, size_t len)

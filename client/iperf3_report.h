@@ -99,6 +99,9 @@ struct xp_i3r_interval *xp_i3r_add_interval(struct xp_i3_report *r, double start
 /* "10.0.0.1:5201", "[::1]:5201" into host (brackets off, an IPv4-mapped
  * address as IPv4) and port. */
 void xp_i3r_split_addr(const char *s, char *host, size_t len, uint16_t *port);
+/* The version line: "iperf 3.12 (xperf VERSION iperf3 front end)", its
+ * first words as iperf3's, which scripts read. */
+void xp_i3r_version(char *buf, size_t len);
 /* This host as iperf3's system_info says it (uname). */
 void xp_i3r_system_info(char *buf, size_t len);
 

@@ -106,14 +106,17 @@ static void iv_header(const struct xp_i3out *o, const struct xp_i3_report *r)
 				"Jitter    Lost/Total Datagrams\n", id);
 }
 
+static void verbose_start(const struct xp_i3out *o, const struct xp_i3_report *r);
+
 void xp_i3t_connecting(const struct xp_i3out *o, const struct xp_i3_report *r)
 {
 	if (r->verbose) {
-		char t[64];
+		char t[64], v[96];
 		time_t s = (time_t)r->timesecs;
 		struct tm tm;
 
-		xp_i3out_printf(o, "iperf %s\n%s\n", XP_I3T_VERSION, r->system_info);
+		xp_i3r_version(v, sizeof(v));
+		xp_i3out_printf(o, "%s\n%s\n", v, r->system_info);
 		if (!r->server)
 			xp_i3out_printf(o, "Control connection MSS %u\n", r->ctl_mss);
 		if (gmtime_r(&s, &tm) && strftime(t, sizeof(t), "%a, %d %b %Y %H:%M:%S %Z", &tm))
@@ -124,6 +127,8 @@ void xp_i3t_connecting(const struct xp_i3out *o, const struct xp_i3_report *r)
 	xp_i3out_printf(o, "Connecting to host %s, port %u\n", r->host, r->port);
 	if (r->reverse)
 		xp_i3out_printf(o, "Reverse mode, remote host %s is sending\n", r->host);
+	if (r->verbose)
+		verbose_start(o, r);
 }
 
 void xp_i3t_accepted(const struct xp_i3out *o, const struct xp_i3_report *r)
@@ -133,8 +138,6 @@ void xp_i3t_accepted(const struct xp_i3out *o, const struct xp_i3_report *r)
 
 static void verbose_start(const struct xp_i3out *o, const struct xp_i3_report *r)
 {
-	const char *proto = r->udp ? "UDP" : "TCP";
-
 	xp_i3out_printf(o, "      Cookie: %s\n", r->cookie);
 	if (!r->udp && r->mss)
 		xp_i3out_printf(o, "      TCP MSS: %u\n", r->mss);
@@ -143,7 +146,6 @@ static void verbose_start(const struct xp_i3out *o, const struct xp_i3_report *r
 	if (r->target_bitrate)
 		xp_i3out_printf(o, "      Target Bitrate: %llu\n",
 				(unsigned long long)r->target_bitrate);
-	(void)proto;
 }
 
 void xp_i3t_connected(const struct xp_i3out *o, const struct xp_i3_report *r)
@@ -151,8 +153,6 @@ void xp_i3t_connected(const struct xp_i3out *o, const struct xp_i3_report *r)
 	const char *proto = r->udp ? "UDP" : "TCP";
 	uint32_t i;
 
-	if (r->verbose && !r->server)
-		verbose_start(o, r);
 	for (i = 0; i < r->nstreams; i++)
 		xp_i3out_printf(o, "[%3d] local %s port %u connected to %s port %u\n",
 				r->st[i].socket, r->st[i].local_host, r->st[i].local_port,
@@ -163,16 +163,17 @@ void xp_i3t_connected(const struct xp_i3out *o, const struct xp_i3_report *r)
 		xp_i3out_printf(o, "Starting Test: protocol: %s, %u streams, %u byte blocks, "
 				"omitting %u seconds, %llu bytes to send, tos %d\n", proto,
 				r->parallel, r->blksize, r->omit, (unsigned long long)r->bytes,
-				r->tos);
+				r->tos > 0 ? r->tos : 0);
 	else if (r->blocks)
 		xp_i3out_printf(o, "Starting Test: protocol: %s, %u streams, %u byte blocks, "
 				"omitting %u seconds, %llu blocks to send, tos %d\n", proto,
 				r->parallel, r->blksize, r->omit, (unsigned long long)r->blocks,
-				r->tos);
+				r->tos > 0 ? r->tos : 0);
 	else
 		xp_i3out_printf(o, "Starting Test: protocol: %s, %u streams, %u byte blocks, "
 				"omitting %u seconds, %u second test, tos %d\n", proto,
-				r->parallel, r->blksize, r->omit, r->duration, r->tos);
+				r->parallel, r->blksize, r->omit, r->duration,
+				r->tos > 0 ? r->tos : 0);
 }
 
 /* One stream's interval line. */

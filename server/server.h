@@ -10,6 +10,8 @@
 
 #include "common/err.h"
 
+struct xp_i3srv_hooks;
+
 struct xp_server_cfg {
 	const char *bind;  /* NULL: all addresses */
 	uint16_t port;     /* 0: any free port (see xp_server_port) */
@@ -21,6 +23,9 @@ struct xp_server_cfg {
 	int verbose;       /* log each test, not only failures */
 	FILE *log;         /* NULL: no log */
 	int sigfd;         /* readable means stop (signalfd), or -1 */
+	/* The iperf3 front end's server: each iperf3 test reported
+	 * (server/iperf3_hooks.h); NULL: only logged. */
+	const struct xp_i3srv_hooks *i3_hooks;
 	/* Set by xp_server_open: what the TCP listener can take. */
 	int listen_mptcp;  /* MPTCP listener (accepts MPTCP and TCP clients) */
 	int listen_fastopen; /* TCP_FASTOPEN on the listener */

@@ -264,10 +264,12 @@ static void rx_datagram(struct xp_flow *f, const uint8_t *p, size_t n, uint64_t 
 	w->c.bytes_received += n;
 	w->c.datagrams_received++;
 	xp_i3_rx_add(&us(f)->rx, h.count, h.sec, h.usec, at);
-	/* the lost count after --omit, for interval reports (snapshots carry
-	 * f->trans; a datagram out of order may take it down: read the
-	 * difference of two as signed) */
+	/* for interval reports (snapshots carry them): the lost count after
+	 * --omit in f->trans (a datagram out of order may take it down: read
+	 * the difference of two as signed), the jitter so far */
 	f->trans = us(f)->rx.lost - xp_i3_stream_of(f)->omit_lost;
+	f->jitter_ns = (uint64_t)(us(f)->rx.jitter * 1e9);
+	f->jitter_n = 1;
 }
 
 static void rx_end(struct xp_flow *f)
