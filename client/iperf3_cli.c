@@ -62,6 +62,9 @@ static void on_ready(void *ctx)
 
 	snprintf(cl->rep.cookie, sizeof(cl->rep.cookie), "%s", cl->out->cookie);
 	cl->rep.ctl_mss = cl->out->ctl_mss;
+	if (cl->rep.blksize_auto) /* as the iperf3 client picks it */
+		cl->rep.blksize = cl->rep.ctl_mss >= 16 && cl->rep.ctl_mss <= 65507 ?
+				  cl->rep.ctl_mss : 1460;
 	cl->rep.stage = 1;
 	if (cl->mode == OUT_TEXT)
 		xp_i3t_connecting(&cl->o, &cl->rep);

@@ -25,6 +25,7 @@ int xp_i3m_setup(struct xp_i3_report *r, const struct xp_i3fe_cfg *c)
 	r->target_bitrate = c->rate;
 	r->sock_bufsize = c->window;
 	r->blksize = c->len ? c->len : c->udp ? 0 : XP_I3FE_TCP_LEN;
+	r->blksize_auto = c->udp && !c->len;
 	r->omit = c->omit;
 	r->duration = c->time_s;
 	r->bytes = c->bytes;

@@ -69,6 +69,7 @@ struct xp_i3_report {
 	uint32_t ctl_mss;
 	uint64_t target_bitrate, sock_bufsize, sndbuf_actual, rcvbuf_actual;
 	uint32_t blksize, omit, duration;
+	int blksize_auto;         /* UDP without -l: the control connection's MSS */
 	uint64_t bytes, blocks, fqrate;
 	int tos;
 	double interval;          /* -i seconds */

@@ -220,6 +220,13 @@ static int serve(struct srv *v, struct xp_server_cfg *cfg, struct xp_i3fe_run *r
 	}
 	if (v->c->daemon && !v->c->logfile)
 		v->o.f = fopen("/dev/null", "we") ? : stdout;
+	if (v->c->verbose && !v->json && !v->stream) {
+		char ver[96], info[256];
+
+		xp_i3r_version(ver, sizeof(ver));
+		xp_i3r_system_info(info, sizeof(info));
+		xp_i3out_printf(&v->o, "%s\n%s\n", ver, info);
+	}
 	banner(v);
 	rc = xp_server_run(v->s);
 	xp_server_close(v->s);
@@ -258,7 +265,10 @@ int xp_i3fe_server(const struct xp_i3fe_cfg *c, struct xp_i3fe_run *run)
 	hooks.on_end = on_end;
 	xp_server_cfg_from_opts(&run->o, &cfg);
 	cfg.one_off = 0;          /* -1 counts iperf3 tests (on_end) */
-	cfg.log = c->verbose ? v.o.f : NULL; /* xperf's own log lines only with -V */
+	/* xperf's own log (its failures, and xperf clients'), never mixed
+	 * into iperf3's output: stderr, nothing for a daemon */
+	cfg.log = c->daemon || c->logfile ? NULL : stderr;
+	cfg.verbose = 0;
 	cfg.i3_hooks = &hooks;
 	if (c->pidfile)
 		pidfile_path(c->pidfile, pidfile, sizeof(pidfile));

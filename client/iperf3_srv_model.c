@@ -152,10 +152,10 @@ void xp_i3s_end(struct xp_i3_report *r, const struct xp_i3_results *mine,
 		r->remote_cpu[0] = theirs->cpu_total;
 		r->remote_cpu[1] = theirs->cpu_user;
 		r->remote_cpu[2] = theirs->cpu_system;
-		snprintf(r->cc_remote, sizeof(r->cc_remote), "%s", theirs->congestion_used);
 	}
 	snprintf(r->cc_local, sizeof(r->cc_local), "%s", mine->congestion_used);
-	/* as an iperf3 server holds them when it prints (before the exchange) */
+	/* as an iperf3 server holds them when it prints (before the exchange:
+	 * no congestion control of the client's) */
 	r->sender_has_retransmits = !r->udp && xp_i3t_sends(r);
 	r->other_has_retransmits = 0;
 	r->ended = 1;

@@ -8,13 +8,14 @@
 
 #include <ctype.h>
 #include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-void xp_i3out_printf(const struct xp_i3out *o, const char *fmt, ...)
+/* The time (--timestamps) and the title (-T) a line begins with. */
+static void prefix(const struct xp_i3out *o)
 {
-	va_list ap;
-
 	if (o->tsfmt) {
 		char ts[128];
 		time_t now = time(NULL);
@@ -28,9 +29,46 @@ void xp_i3out_printf(const struct xp_i3out *o, const char *fmt, ...)
 	}
 	if (o->title)
 		fprintf(o->f, "%s:  ", o->title);
+}
+
+/* Every line with its prefix, as iperf3 prints a line at a time. */
+static void lines(const struct xp_i3out *o, const char *text)
+{
+	const char *p, *nl;
+
+	if (!o->tsfmt && !o->title) {
+		fputs(text, o->f);
+		return;
+	}
+	for (p = text; *p; p = nl + 1) {
+		prefix(o);
+		nl = strchr(p, '\n');
+		if (!nl) {
+			fputs(p, o->f);
+			break;
+		}
+		fwrite(p, 1, (size_t)(nl - p) + 1, o->f);
+	}
+}
+
+void xp_i3out_printf(const struct xp_i3out *o, const char *fmt, ...)
+{
+	char buf[1024], *big = NULL;
+	va_list ap;
+	int n;
+
 	va_start(ap, fmt);
-	vfprintf(o->f, fmt, ap);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n >= sizeof(buf) && (big = malloc((size_t)n + 1))) {
+		va_start(ap, fmt);
+		vsnprintf(big, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
+	lines(o, big ? big : buf);
+	free(big);
 }
 
 void xp_i3_unit(char *buf, size_t len, double bytes, char format)
@@ -119,6 +157,8 @@ void xp_i3t_connecting(const struct xp_i3out *o, const struct xp_i3_report *r)
 		xp_i3out_printf(o, "%s\n%s\n", v, r->system_info);
 		if (!r->server)
 			xp_i3out_printf(o, "Control connection MSS %u\n", r->ctl_mss);
+		if (!r->server && r->blksize_auto)
+			xp_i3out_printf(o, "Setting UDP block size to %u\n", r->blksize);
 		if (gmtime_r(&s, &tm) && strftime(t, sizeof(t), "%a, %d %b %Y %H:%M:%S %Z", &tm))
 			xp_i3out_printf(o, "Time: %s\n", t);
 	}
@@ -134,11 +174,14 @@ void xp_i3t_connecting(const struct xp_i3out *o, const struct xp_i3_report *r)
 void xp_i3t_accepted(const struct xp_i3out *o, const struct xp_i3_report *r)
 {
 	xp_i3out_printf(o, "Accepted connection from %s, port %u\n", r->peer_host, r->peer_port);
+	if (r->verbose)
+		verbose_start(o, r);
 }
 
 static void verbose_start(const struct xp_i3out *o, const struct xp_i3_report *r)
 {
 	xp_i3out_printf(o, "      Cookie: %s\n", r->cookie);
+	/* a server knows no MSS of its own control connection: iperf3's 0 */
 	if (!r->udp && r->mss)
 		xp_i3out_printf(o, "      TCP MSS: %u\n", r->mss);
 	else if (!r->udp)

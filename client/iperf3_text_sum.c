@@ -176,6 +176,22 @@ static void verbose_tail(const struct xp_i3out *o, const struct xp_i3_report *r,
 		xp_i3out_printf(o, "rcv_tcp_congestion %s\n", rcv);
 }
 
+/* --get-server-output: what the server sent, its JSON document pretty. */
+static void server_output(const struct xp_i3out *o, const struct xp_i3_report *r)
+{
+	struct xp_json j;
+
+	if (r->server_output_json) {
+		xp_json_init(&j, 1);
+		xp_jval_write(&j, NULL, r->server_output_json);
+		if (!j.oom)
+			xp_i3out_printf(o, "\nServer JSON output:\n%s", xp_json_str(&j));
+		xp_json_free(&j);
+	}
+	if (r->server_output_text)
+		xp_i3out_printf(o, "\nServer output:\n%s\n", r->server_output_text);
+}
+
 static void header(const struct xp_i3out *o, const struct xp_i3_report *r)
 {
 	const char *id = r->bidir ? "[ ID][Role]" : "[ ID]";
@@ -217,8 +233,8 @@ void xp_i3t_summary(const struct xp_i3out *o, const struct xp_i3_report *r)
 			lines(o, r, -1, sender, &t);
 		if (r->verbose)
 			verbose_tail(o, r, sender);
-		if (pass == 0 && !r->server && r->server_output_text)
-			xp_i3out_printf(o, "\nServer output:\n%s\n", r->server_output_text);
+		if (pass == 0 && !r->server)
+			server_output(o, r);
 	}
 	fflush(o->f);
 }
