@@ -27,7 +27,27 @@ struct cli {
 	struct xp_i3m_tcpi *ti;
 	int mode;
 	struct xp_jdoc *srv_doc;  /* the server's results, for its output */
+	uint32_t printed;         /* intervals printed so far */
 };
+
+/* The intervals not printed yet. */
+static void print_intervals(struct cli *cl)
+{
+	struct xp_json j;
+
+	for (; cl->printed < cl->rep.nintervals; cl->printed++) {
+		if (cl->mode == OUT_TEXT) {
+			xp_i3t_interval(&cl->o, &cl->rep, cl->printed);
+		} else if (cl->mode == OUT_STREAM) {
+			xp_json_init(&j, 0);
+			xp_i3j_event_interval(&j, &cl->rep, cl->printed);
+			if (!j.oom)
+				fputs(xp_json_str(&j), cl->o.f);
+			xp_json_free(&j);
+			fflush(cl->o.f);
+		}
+	}
+}
 
 static void emit(struct cli *cl, struct xp_json *j)
 {
@@ -90,7 +110,6 @@ static void on_interval(void *ctx, const struct xp_client_result *xr,
 			const struct xp_interval *iv)
 {
 	struct cli *cl = ctx;
-	struct xp_json j;
 	uint32_t i;
 
 	(void)xr;
@@ -99,13 +118,12 @@ static void on_interval(void *ctx, const struct xp_client_result *xr,
 			read_tcpi(cl->out->streams[i].fd, &cl->ti[i]);
 	if (xp_i3m_interval(&cl->rep, iv, cl->ti) <= 0)
 		return;
-	if (cl->mode == OUT_TEXT) {
-		xp_i3t_interval(&cl->o, &cl->rep, cl->rep.nintervals - 1);
-	} else if (cl->mode == OUT_STREAM) {
-		xp_json_init(&j, 0);
-		xp_i3j_event_interval(&j, &cl->rep, cl->rep.nintervals - 1);
-		emit(cl, &j);
-	}
+	/* the last interval of a timed test is printed after the results
+	 * came, as iperf3 prints it (its header then knows the sender's
+	 * retransmits, with -R too) */
+	if (cl->rep.duration && iv->end > cl->rep.duration - cl->rep.interval / 2)
+		return;
+	print_intervals(cl);
 }
 
 /* The server's output (--get-server-output) from its results message. */
@@ -194,6 +212,7 @@ static void finish(struct cli *cl, const struct xp_client_result *xr)
 
 	xp_i3m_end(&cl->rep, cl->out, xr);
 	server_output(cl);
+	print_intervals(cl);
 	if (cl->mode == OUT_TEXT) {
 		xp_i3t_summary(&cl->o, &cl->rep);
 		if (xr->interrupted)

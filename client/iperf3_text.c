@@ -132,10 +132,12 @@ static void iv_header(const struct xp_i3out *o, const struct xp_i3_report *r)
 {
 	const char *id = r->bidir ? "[ ID][Role]" : "[ ID]";
 	int sends = xp_i3t_sends(r);
+	/* printed after the results: iperf3's sender_has_retransmits by then */
+	int retr = r->ended ? r->sender_has_retransmits == 1 : sends;
 
 	if (!r->udp)
 		xp_i3out_printf(o, "%s Interval           Transfer     Bitrate%s\n", id,
-				sends ? "         Retr  Cwnd" : "");
+				retr ? "         Retr  Cwnd" : "");
 	else if (sends && !r->bidir)
 		xp_i3out_printf(o, "%s Interval           Transfer     Bitrate         "
 				"Total Datagrams\n", id);

@@ -287,11 +287,12 @@ static int finish(struct xp_i3sess *s, struct i3_run *r, struct xp_err *err)
 	if (send_results(s, err) ||
 	    xp_i3_send_state(s->ctl, XP_I3_DISPLAY_RESULTS, s->peer, err))
 		return -1;
-	xp_i3rep_end(s, NULL);
 	/* IPERF_DONE, or the client just closes */
 	if (xp_i3_recv_state(s->ctl, DONE_MS, &st, s->peer, err) == 0 && st != XP_I3_IPERF_DONE)
 		xp_log(s->cfg->log, "%s: iperf3 client ended with state %d", s->peer, st);
 	log_end(s, r, &sum);
+	/* after IPERF_DONE: a front end may stop the server now (-1) */
+	xp_i3rep_end(s, NULL);
 	return 0;
 }
 

@@ -46,19 +46,37 @@ def short(line):
     return float(m.group(2)) - float(m.group(1)) < 0.1
 
 
-def shape(text, strip_ts=False, drop_short=False):
+NUMBER = re.compile(r' *-?\d+(\.\d+)?')
+
+
+def shape(text, strip_ts=False, drop_short=False, digits=None):
+    """The lines' shapes; digits (a list) gets, per line, the lengths of
+    its numbers (without their padding)."""
     out = []
     for line in text.splitlines():
         if drop_short and short(line):
             continue
         if line.startswith('Linux ') or line.startswith('Optional features'):
             line = 'SYSTEM'
-        for i, (rx, rep) in enumerate(SUBS):
+        for i, (rx, rep) in enumerate(SUBS[:-1]):
             if i == 0 and not strip_ts:
                 continue
             line = rx.sub(rep, line)
-        out.append(line)
+        if digits is not None:
+            digits.append([len(m.group(0).strip()) for m in NUMBER.finditer(line)])
+        out.append(SUBS[-1][0].sub(SUBS[-1][1], line))
     return out
+
+
+def same_line(la, lb, da, db):
+    """Equal shapes; or a line whose numbers, one wider than its field
+    (4 retransmit digits, a rate above 9999 in -f m), moved the columns
+    after it: equal once each number is one '#', and the numbers' sizes
+    differ."""
+    if la == lb:
+        return True
+    loose = lambda s: re.sub('#+', '#', s)
+    return loose(la) == loose(lb) and da != db
 
 
 def keys(d, p=''):
@@ -98,17 +116,16 @@ def main(argv):
     if len(argv) == 1:
         print('\n'.join(shape(open(argv[0]).read(), strip_ts, drop)))
         return 0
-    a = shape(open(argv[0]).read(), strip_ts, drop)
-    b = shape(open(argv[1]).read(), strip_ts, drop)
-    if a == b:
-        return 0
+    da, db = [], []
+    a = shape(open(argv[0]).read(), strip_ts, drop, da)
+    b = shape(open(argv[1]).read(), strip_ts, drop, db)
     for i in range(max(len(a), len(b))):
         la = a[i] if i < len(a) else '<none>'
         lb = b[i] if i < len(b) else '<none>'
-        if la != lb:
+        if i >= len(a) or i >= len(b) or not same_line(la, lb, da[i], db[i]):
             print('line %d differs:\n  %s: %r\n  %s: %r' % (i + 1, argv[0], la, argv[1], lb))
-            break
-    return 1
+            return 1
+    return 0
 
 
 if __name__ == '__main__':
