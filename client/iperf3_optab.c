@@ -171,6 +171,8 @@ static int set_rate(struct xp_i3fe_cfg *c, const char *v, struct xp_err *err)
 	}
 	if (xp_i3fe_num(buf, 1000, "-b", &d, err))
 		return -1;
+	if (d >= 1e18)
+		return xp_err_set(err, "invalid value '%s' for -b", v);
 	c->rate = (uint64_t)d;
 	c->rate_given = 1;
 	return 0;
@@ -182,6 +184,8 @@ static int set_fqrate(struct xp_i3fe_cfg *c, const char *v, struct xp_err *err)
 
 	if (xp_i3fe_num(v, 1000, "--fq-rate", &d, err))
 		return -1;
+	if (d >= 1e18)
+		return xp_err_set(err, "invalid value '%s' for --fq-rate", v);
 	c->fqrate = (uint64_t)d;
 	return 0;
 }
