@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "client/report.h"
 #include "common/signals.h"
 
 enum { OUT_TEXT = 0, OUT_JSON, OUT_STREAM };
@@ -28,7 +29,19 @@ struct cli {
 	int mode;
 	struct xp_jdoc *srv_doc;  /* the server's results, for its output */
 	uint32_t printed;         /* intervals printed so far */
+	const struct xp_opts *opts;
+	const struct xp_client_result *xr; /* at the end: xperf's own figures */
 };
+
+/* -J's "xperf": xperf's report of the same test (both ends' counters,
+ * TCP_INFO, the server's side), under a key iperf3 does not use. */
+static void xperf_extra(void *ctx, struct xp_json *j, const char *key)
+{
+	const struct cli *cl = ctx;
+
+	if (cl->xr)
+		xp_report_json_end(j, cl->opts, cl->xr, NULL, key);
+}
 
 /* The intervals not printed yet. */
 static void print_intervals(struct cli *cl)
@@ -211,6 +224,9 @@ static void finish(struct cli *cl, const struct xp_client_result *xr)
 	struct xp_json j;
 
 	xp_i3m_end(&cl->rep, cl->out, xr);
+	cl->xr = xr;
+	cl->rep.extra = xperf_extra;
+	cl->rep.extra_ctx = cl;
 	server_output(cl);
 	print_intervals(cl);
 	if (cl->mode == OUT_TEXT) {
@@ -280,6 +296,7 @@ int xp_i3fe_client(const struct xp_i3fe_cfg *c, struct xp_i3fe_run *run)
 		cleanup(&cl);
 		return XP_I3FE_EXIT_FAIL;
 	}
+	cl.opts = &run->o;
 	hooks.ctx = &cl;
 	hooks.on_ready = on_ready;
 	hooks.on_start = on_start;

@@ -234,16 +234,16 @@ static void iv_stream(const struct xp_i3out *o, const struct xp_i3_report *r,
 		    s->bytes, iv->end - iv->start);
 	if (!r->udp && sender) {
 		xp_i3_unit(cw, sizeof(cw), (double)s->snd_cwnd, 'A');
-		xp_i3out_printf(o, "%s  %3u   %ss       %s\n", cols, (unsigned)s->retransmits, cw,
+		xp_i3out_printf(o, "%s  %3lld   %ss       %s\n", cols, (long long)s->retransmits, cw,
 				om);
 	} else if (!r->udp) {
 		xp_i3out_printf(o, "%s                  %s\n", cols, om);
 	} else if (sender) {
-		xp_i3out_printf(o, "%s %s %d  %s\n", cols, r->bidir ? "          " : "",
-				(int)s->packets, om);
+		xp_i3out_printf(o, "%s %s %lld  %s\n", cols, r->bidir ? "          " : "",
+				(long long)s->packets, om);
 	} else {
-		xp_i3out_printf(o, "%s  %5.3f ms  %d/%d (%.2g%%)  %s\n", cols, s->jitter_ms,
-				(int)s->lost, (int)s->packets,
+		xp_i3out_printf(o, "%s  %5.3f ms  %lld/%lld (%.2g%%)  %s\n", cols, s->jitter_ms,
+				(long long)s->lost, (long long)s->packets,
 				s->packets > 0 ? 100.0 * (double)s->lost / (double)s->packets : 0.0,
 				om);
 	}
@@ -261,15 +261,15 @@ static void iv_sum(const struct xp_i3out *o, const struct xp_i3_report *r,
 	xp_i3t_cols(cols, sizeof(cols), r, -1, sender, iv->start, iv->end, t.bytes,
 		    iv->end - iv->start);
 	if (!r->udp && sender)
-		xp_i3out_printf(o, "%s  %3d             %s\n", cols, (int)t.retransmits, om);
+		xp_i3out_printf(o, "%s  %3lld             %s\n", cols, (long long)t.retransmits, om);
 	else if (!r->udp)
 		xp_i3out_printf(o, "%s                  %s\n", cols, om);
 	else if (sender)
-		xp_i3out_printf(o, "%s %s %d  %s\n", cols, r->bidir ? "          " : "",
-				(int)t.packets, om);
+		xp_i3out_printf(o, "%s %s %lld  %s\n", cols, r->bidir ? "          " : "",
+				(long long)t.packets, om);
 	else
-		xp_i3out_printf(o, "%s  %5.3f ms  %d/%d (%.2g%%)  %s\n", cols, t.jitter_ms,
-				(int)t.lost, (int)t.packets,
+		xp_i3out_printf(o, "%s  %5.3f ms  %lld/%lld (%.2g%%)  %s\n", cols, t.jitter_ms,
+				(long long)t.lost, (long long)t.packets,
 				t.packets > 0 ? 100.0 * (double)t.lost / (double)t.packets : 0.0, om);
 }
 

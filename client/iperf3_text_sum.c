@@ -96,10 +96,10 @@ static void lines(const struct xp_i3out *o, const struct xp_i3_report *r, int so
 		xp_i3t_cols(cols, sizeof(cols), r, socket, sender, 0, t->sender_time, t->sent,
 			    t->sender_time);
 		if (r->udp)
-			xp_i3out_printf(o, "%s  %5.3f ms  %d/%d (%.2g%%)  sender\n", cols, 0.0, 0,
-					(int)t->sender_packets, 0.0);
+			xp_i3out_printf(o, "%s  %5.3f ms  %d/%lld (%.2g%%)  sender\n", cols, 0.0, 0,
+					(long long)t->sender_packets, 0.0);
 		else if (retr)
-			xp_i3out_printf(o, "%s  %3d             sender\n", cols, (int)t->retransmits);
+			xp_i3out_printf(o, "%s  %3lld             sender\n", cols, (long long)t->retransmits);
 		else
 			xp_i3out_printf(o, "%s                  sender\n", cols);
 	}
@@ -111,8 +111,8 @@ static void lines(const struct xp_i3out *o, const struct xp_i3_report *r, int so
 	xp_i3t_cols(cols, sizeof(cols), r, socket, sender, 0, t->receiver_time, t->received,
 		    t->receiver_time);
 	if (r->udp)
-		xp_i3out_printf(o, "%s  %5.3f ms  %d/%d (%.2g%%)  receiver\n", cols, t->jitter_ms,
-				(int)t->lost, (int)t->receiver_packets,
+		xp_i3out_printf(o, "%s  %5.3f ms  %lld/%lld (%.2g%%)  receiver\n", cols, t->jitter_ms,
+				(long long)t->lost, (long long)t->receiver_packets,
 				pct(t->lost, socket >= 0 ? t->receiver_packets : t->packets));
 	else
 		xp_i3out_printf(o, "%s                  receiver\n", cols);
@@ -141,8 +141,8 @@ static void out_of_order(const struct xp_i3out *o, const struct xp_i3_report *r,
 	if (r->bidir)
 		snprintf(role, sizeof(role), "[%s-%s]", s->sender ? "TX" : "RX",
 			 r->server ? "S" : "C");
-	xp_i3out_printf(o, "[SUM]%s %4.1f-%4.1f sec  %d datagrams received out-of-order\n", role,
-			0.0, s->sender_time, (int)s->out_of_order);
+	xp_i3out_printf(o, "[SUM]%s %4.1f-%4.1f sec  %lld datagrams received out-of-order\n", role,
+			0.0, s->sender_time, (long long)s->out_of_order);
 }
 
 static void cpu_lines(const struct xp_i3out *o, const struct xp_i3_report *r)
