@@ -8,6 +8,7 @@
 #include <sys/resource.h>
 
 #include "client/iperf3_fe.h"
+#include "client/agent.h"
 #include "client/merge.h"
 #include "client/netperf.h"
 #include "client/start.h"
@@ -78,5 +79,10 @@ int main(int argc, char **argv)
 		printf("xperf %s (control protocol %d)\n", PACKAGE_VERSION, XP_PROTO_VERSION);
 		return XP_EXIT_OK;
 	}
-	return o.server ? xp_server_main(&o) : xp_client_main(&o);
+	if (o.server && o.agent) {
+		struct xp_agent_ctx ac = { o.auth_file, PTHREAD_MUTEX_INITIALIZER };
+
+		return xp_server_main(&o, xp_agent_serve, &ac);
+	}
+	return o.server ? xp_server_main(&o, NULL, NULL) : xp_client_main(&o);
 }

@@ -209,6 +209,13 @@ static int finish(const struct xp_cli *c, struct runs *rs, struct xp_err *err)
 	}
 	if (rs->r[rs->n - 1].interrupted)
 		return XP_EXIT_FAIL;
+	for (i = 0; i < rs->n && !c->o->trust_server; i++)
+		if (rs->r[i].nwarnings) {
+			fprintf(stderr, "xperf: warning: the server reported impossible "
+				"figures (%s); failing the run (--trust-server accepts "
+				"them)\n", rs->r[i].warnings[0]);
+			return XP_EXIT_FAIL;
+		}
 	return slo_failed ? XP_EXIT_SLO : XP_EXIT_OK;
 }
 

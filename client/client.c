@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-#include "client/client.h"
+#include "client/client_int.h"
 
 #include <errno.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,9 +10,13 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "client/auth.h"
+#include "client/udp_hello.h"
+#include "client/verify.h"
 #include "common/clock.h"
 #include "common/cpu.h"
 #include "common/ctl.h"
+#include "common/live.h"
 #include "common/units.h"
 #include "common/sockpath.h"
 #include "common/engine/pace.h"
@@ -21,24 +24,7 @@
 #include "client/shape.h"
 
 #define CTL_MS 15000
-#define UDP_HELLO_MS 100
-
-struct client {
-	const struct xp_opts *o;
-	const struct xp_client_hooks *hooks;
-	struct xp_iv_state *iv;
-	uint64_t t_go;
-	struct xp_addr addr;
-	char peer[96];
-	char who[112];   /* "server 10.0.0.2:5310", for errors */
-	int ctl;
-	int sigfd;
-	struct xp_run run;
-	struct xp_group g;
-	const struct xp_test *ops;  /* facts about the test */
-	uint32_t server_senders;    /* -n/-k: server flows with a share */
-	int server_done;            /* ... and the server said DONE */
-};
+#define TEARDOWN_NS (300 * XP_NS_PER_MS)
 
 /* The server sends on some flow (its data, or --bidir's reverse half):
  * it is told to STOP before the client's receivers wait for the end. */
@@ -101,7 +87,8 @@ static int send_setup(struct client *cl, struct xp_err *err)
 	m.u.setup.bidir = cl->run.bidir;
 	m.u.setup.quota = cl->run.quota;
 	m.u.setup.omit_ms = o->omit / XP_NS_PER_MS + (o->omit % XP_NS_PER_MS != 0);
-	return xp_ctl_send(cl->ctl, &m, CTL_MS, cl->peer, err);
+	m.u.setup.heartbeat_ms = XP_HEARTBEAT_MS;
+	return xp_ctl_send(cl->ctl, &m, xp_cl_ms_left(cl, CTL_MS), cl->peer, err);
 }
 
 static int make_workers(struct client *cl, struct xp_err *err)
@@ -114,9 +101,21 @@ static int tcp_flow(struct client *cl, uint32_t idx, struct xp_err *err)
 {
 	uint8_t hello[XP_DATA_HELLO_LEN];
 	uint16_t lport = cl->o->cport ? (uint16_t)(cl->o->cport + idx) : 0;
-	int ms = xp_client_connect_ms(cl->o);
-	int fd = xp_connect_tcp_port(&cl->addr, &cl->run.so, lport, ms, err);
+	int ms = xp_cl_ms_left(cl, xp_client_connect_ms(cl->o));
+	uint16_t port = xp_addr_port(&cl->run.peer);
+	int fd = xp_connect_tcp_port(&cl->run.peer, &cl->run.so, lport, ms, err);
 
+	if (fd < 0 && port != xp_addr_port(&cl->addr)) {
+		/* the test's own data port is out of reach (a port forward or a
+		 * firewall that passes the server's port only): that port serves
+		 * too, with the server's buffers set after the handshake */
+		snprintf(cl->note, sizeof(cl->note), "data port %u unreachable (%.96s); flows "
+			 "use port %u, where the server's socket buffers are set only "
+			 "after the handshake", port, err->msg, xp_addr_port(&cl->addr));
+		cl->run.peer = cl->addr;
+		err->msg[0] = 0;
+		fd = xp_connect_tcp_port(&cl->run.peer, &cl->run.so, lport, ms, err);
+	}
 	if (fd < 0)
 		return -1;
 	xp_data_hello_encode(hello, cl->run.cookie, idx);
@@ -128,40 +127,12 @@ static int tcp_flow(struct client *cl, uint32_t idx, struct xp_err *err)
 	return fd;
 }
 
-/* The hello is repeated until the server's flow socket echoes it. */
-static int udp_handshake(struct client *cl, int fd, const uint8_t *hello,
-			 struct xp_err *err)
-{
-	uint8_t b[64];
-	int i, tries = (xp_client_connect_ms(cl->o) + UDP_HELLO_MS - 1) / UDP_HELLO_MS;
-
-	for (i = 0; i < tries; i++) {
-		struct pollfd p = { .fd = fd, .events = POLLIN };
-
-		if (send(fd, hello, XP_DATA_HELLO_LEN, 0) < 0 && errno != ECONNREFUSED)
-			return xp_err_sys(err, errno, "udp hello to %s", cl->peer);
-		while (poll(&p, 1, UDP_HELLO_MS) > 0) {
-			ssize_t n = recv(fd, b, sizeof(b), MSG_DONTWAIT);
-
-			if (n == XP_DATA_HELLO_LEN && !memcmp(b, hello, XP_DATA_HELLO_LEN))
-				return 0;
-			if (n < 0 && errno != ECONNREFUSED && errno != EAGAIN)
-				return xp_err_sys(err, errno, "udp hello to %s", cl->peer);
-			if (n < 0)
-				break;
-		}
-	}
-	return xp_err_set(err, "udp hello to %s: no answer after %.1f s (is UDP port %u "
-			  "open?)", cl->peer, tries * UDP_HELLO_MS / 1000.0,
-			  xp_addr_port(&cl->addr));
-}
-
 static int udp_flow(struct client *cl, uint32_t idx, struct xp_err *err)
 {
-	uint8_t hello[XP_DATA_HELLO_LEN];
 	uint16_t lport = cl->o->cport ? (uint16_t)(cl->o->cport + idx) : 0;
 	struct xp_addr dst = cl->addr;
 	int fd = xp_sock_client(dst.ss.ss_family, SOCK_DGRAM, &cl->run.so, lport, err);
+	uint64_t until = xp_now_ns() + (uint64_t)xp_client_connect_ms(cl->o) * XP_NS_PER_MS;
 
 	if (fd < 0)
 		return -1;
@@ -172,8 +143,8 @@ static int udp_flow(struct client *cl, uint32_t idx, struct xp_err *err)
 		close(fd);
 		return -1;
 	}
-	xp_data_hello_encode(hello, cl->run.cookie, idx);
-	if (udp_handshake(cl, fd, hello, err)) {
+	if (xp_udp_handshake(fd, cl->run.cookie, idx, until < cl->deadline ? until : cl->deadline,
+			     cl->peer, err)) {
 		close(fd);
 		return -1;
 	}
@@ -255,129 +226,12 @@ static int connect_control(struct client *cl, const char *host, uint16_t port,
 		return -1;
 	ctl.bind_dev = cl->o->bind_dev;
 	cl->run.so.local = ctl.local;
-	cl->ctl = xp_connect_tcp_port(&cl->addr, &ctl, lport, xp_client_connect_ms(cl->o), err);
-	return cl->ctl < 0 ? -1 : 0;
-}
-
-/* -n/-k: every sender of both ends has sent its share (or ended). */
-static int senders_done(const struct client *cl)
-{
-	if (!cl->run.quota)
-		return 0;
-	return atomic_load(&cl->run.quota_done) >= cl->run.quota_flows &&
-	       (!cl->server_senders || cl->server_done);
-}
-
-/* The server spoke: DONE (-n/-k) is taken note of; anything else can only
- * be an error or a close.  0 or -1. */
-static int server_spoke(struct client *cl, struct xp_err *err)
-{
-	struct xp_msg m;
-
-	if (xp_ctl_recv(cl->ctl, &m, 1000, cl->peer, err))
+	cl->ctl = xp_connect_tcp_port(&cl->addr, &ctl, lport,
+				      xp_cl_ms_left(cl, xp_client_connect_ms(cl->o)), err);
+	if (cl->ctl < 0)
 		return -1;
-	if (m.type == XP_MSG_DONE && cl->server_senders) {
-		cl->server_done = 1;
-		return 0;
-	}
-	return xp_err_set(err, "server %s ended the test: %s", cl->peer,
-			  m.type == XP_MSG_ERROR ? m.u.error.text : xp_msg_type_name(m.type));
-}
-
-/* Sleep until `until`, waking early if the server speaks, a signal
- * arrives or the -n/-k senders are done.  0: reached; 1: interrupted by a
- * signal; 2: senders done; -1: server error. */
-static int wait_until(struct client *cl, uint64_t until, struct xp_err *err)
-{
-	struct pollfd p[3] = { { .fd = cl->ctl, .events = POLLIN },
-			       { .fd = cl->sigfd, .events = POLLIN },
-			       { .fd = cl->run.done_fd, .events = POLLIN } };
-	uint64_t now, v;
-
-	while ((now = xp_now_ns()) < until) {
-		int ms = (int)((until - now + XP_NS_PER_MS - 1) / XP_NS_PER_MS);
-		int n;
-
-		if (senders_done(cl))
-			return 2;
-		n = poll(p, 3, ms > 1000 ? 1000 : ms);
-		if (n > 0 && (p[1].revents & POLLIN))
-			return 1;
-		if (n > 0 && (p[2].revents & POLLIN) && read(p[2].fd, &v, sizeof(v)) < 0)
-			p[2].fd = -1; /* cannot happen: the counter is there to read */
-		if (n > 0 && p[0].revents && server_spoke(cl, err))
-			return -1;
-	}
-	return 0;
-}
-
-static void take_interval(struct client *cl, struct xp_client_result *r)
-{
-	struct xp_interval iv, *n;
-
-	if (xp_iv_take(cl->iv, cl->g.w, cl->g.n, cl->t_go, &iv))
-		return;
-	iv.bidir = r->bidir;
-	n = realloc(r->intervals, (r->nintervals + 1) * sizeof(*n));
-	if (!n) {
-		xp_interval_free(&iv);
-		return;
-	}
-	r->intervals = n;
-	r->intervals[r->nintervals++] = iv;
-	if (cl->hooks && cl->hooks->on_interval)
-		cl->hooks->on_interval(cl->hooks->ctx, r, &iv);
-}
-
-/* The test duration, with an interval report at each boundary and for a
- * last part longer than a tenth of an interval. */
-static int wait_duration(struct client *cl, struct xp_client_result *r,
-			 struct xp_err *err)
-{
-	uint64_t iv = cl->o->interval, until = cl->t_go + xp_opts_duration_ns(cl->o);
-	uint64_t next = iv ? cl->t_go + iv : until, last = cl->t_go;
-	int rc;
-
-	for (;;) {
-		rc = wait_until(cl, next < until ? next : until, err);
-		if (rc || next >= until || !iv)
-			break;
-		take_interval(cl, r);
-		last = next;
-		next += iv;
-	}
-	if (rc >= 0 && iv && xp_now_ns() - last > iv / 10)
-		take_interval(cl, r);
-	return rc == 2 ? 0 : rc;
-}
-
-/* --warmup (RR tests): transactions run for that long before the measured
- * part and are counted apart, on both ends: the client's workers move
- * theirs to w->warm when told, and the server's totals are corrected
- * after the test (discount_warmup; exact: every request the client
- * completed in it, the server served).  --omit (stream tests): the same
- * on the client, and MEASURE has the server's workers start again too
- * (client/shape.h).  0 as wait_until, with cl->t_go moved to where the
- * measurement starts. */
-static int warm_up(struct client *cl, struct xp_client_result *r, struct xp_err *err)
-{
-	uint64_t secs = cl->ops->rr ? xp_opts_warmup_ns(cl->o) : cl->o->omit;
-	int rc;
-
-	if (!secs)
-		return 0;
-	rc = wait_until(cl, cl->t_go + secs, err);
-	if (rc)
-		return rc;
-	if (xp_shape_measure(&cl->g, cl->ops->rr ? -1 : cl->ctl, cl->peer, err))
-		return -1;
-	if (cl->ops->rr)
-		r->warmup_ns = secs;
-	else
-		r->omit_ns = secs;
-	cl->t_go = xp_now_ns();
-	r->start_time = (int64_t)time(NULL);
-	return 0;
+	return cl->key ? xp_client_auth(cl->ctl, cl->key, cl->who, xp_cl_ms_left(cl, CTL_MS), err)
+		       : 0;
 }
 
 /* The server counted the warm-up too.  Every TCP request it answered in it
@@ -401,14 +255,16 @@ static void discount_warmup(struct xp_client_result *r)
 #undef TAKE
 }
 
+/* STOP; no heartbeats after it (the server reads no more). */
 static int send_stop(struct client *cl, uint64_t dgrams, struct xp_err *err)
 {
 	struct xp_msg m;
 
+	cl->live.every_ns = 0;
 	memset(&m, 0, sizeof(m));
 	m.type = XP_MSG_STOP;
 	m.u.stop.datagrams_sent = dgrams;
-	return xp_ctl_send(cl->ctl, &m, CTL_MS, cl->peer, err);
+	return xp_ctl_send(cl->ctl, &m, xp_cl_ms_left(cl, CTL_MS), cl->peer, err);
 }
 
 static void collect(struct client *cl, struct xp_client_result *r,
@@ -441,7 +297,8 @@ static int recv_result(struct client *cl, struct xp_client_result *r, struct xp_
 		       struct xp_err *err)
 {
 	for (;;) {
-		if (xp_ctl_recv(cl->ctl, m, CTL_MS + 10000, cl->peer, err))
+		/* the server beats while it drains: silence means it is gone */
+		if (xp_live_wait(&cl->live, m, cl->deadline, err))
 			return -1;
 		if (m->type == XP_MSG_FLOW)
 			xp_shape_remote_flow(r, &m->u.flow, cl->run.flows);
@@ -461,15 +318,18 @@ static int run_test(struct client *cl, struct xp_client_result *r, struct xp_err
 {
 	struct xp_cpu_snap a, b;
 	struct xp_msg m;
-	int rc;
+	int rc, early;
 
 	if (cl->hooks && cl->hooks->on_ready)
 		cl->hooks->on_ready(cl->hooks->ctx);
 	memset(&m, 0, sizeof(m));
 	m.type = XP_MSG_READY;
-	if (xp_ctl_send(cl->ctl, &m, CTL_MS, cl->peer, err) ||
-	    xp_ctl_expect(cl->ctl, &m, XP_MSG_GO, CTL_MS, cl->who, err))
+	if (xp_ctl_send(cl->ctl, &m, xp_cl_ms_left(cl, CTL_MS), cl->peer, err) ||
+	    xp_ctl_expect(cl->ctl, &m, XP_MSG_GO, xp_cl_ms_left(cl, CTL_MS), cl->who, err))
 		return -1;
+	/* heartbeats with a server that announced its own */
+	xp_live_init(&cl->live, cl->ctl, cl->who, cl->server_hb_ms ? XP_HEARTBEAT_MS : 0,
+		     cl->server_hb_ms);
 	if (cl->o->interval && !(cl->iv = xp_iv_new(cl->g.n, cl->run.flows)))
 		return xp_err_set(err, "out of memory for interval reports");
 	xp_cpu_snap(&a);
@@ -477,24 +337,28 @@ static int run_test(struct client *cl, struct xp_client_result *r, struct xp_err
 	r->go_wall_ns = xp_wall_ns();
 	cl->t_go = xp_now_ns();
 	xp_group_cmd(&cl->g, XP_CMD_GO);
-	rc = warm_up(cl, r, err);
+	rc = xp_cl_warm_up(cl, r, err);
 	if (rc < 0)
 		return -1;
 	if (rc == 0)
 		xp_cpu_snap(&a); /* the CPU use of the measured part only */
 	if (cl->hooks && cl->hooks->on_start)
 		cl->hooks->on_start(cl->hooks->ctx, r);
-	rc = rc ? rc : wait_duration(cl, r, err);
+	rc = rc ? rc : xp_cl_wait_duration(cl, r, err);
 	if (rc < 0)
 		return -1;
 	r->interrupted = rc == 1;
 	xp_group_cmd(&cl->g, XP_CMD_STOP);
-	if (server_sends(cl) && send_stop(cl, 0, err))
+	/* STOP at once when the server sends, and in TCP tests, so both ends
+	 * drain at the same time; else (UDP) with the datagrams sent, known
+	 * once the workers are done */
+	early = server_sends(cl) || !cl->ops->udp;
+	if (early && send_stop(cl, 0, err))
 		return -1;
-	xp_group_join(&cl->g);
+	xp_cl_join_workers(cl, !early);
 	xp_cpu_snap(&b);
 	collect(cl, r, &a, &b);
-	if (!server_sends(cl) && send_stop(cl, r->local.c.datagrams_sent, err))
+	if (!early && send_stop(cl, r->local.c.datagrams_sent, err))
 		return -1;
 	if (recv_result(cl, r, &m, err))
 		return -1;
@@ -503,6 +367,8 @@ static int run_test(struct client *cl, struct xp_client_result *r, struct xp_err
 	discount_warmup(r);
 	xp_shape_fix_warmup(r);
 	xp_shape_fix_omit(r);
+	if (!r->warning[0] && cl->note[0])
+		snprintf(r->warning, sizeof(r->warning), "%s", cl->note);
 	if (!r->warning[0] && r->remote.warning[0])
 		snprintf(r->warning, sizeof(r->warning), "server: %s", r->remote.warning);
 	return 0;
@@ -513,9 +379,15 @@ static int setup(struct client *cl, struct xp_err *err)
 	struct xp_msg m;
 
 	if (send_setup(cl, err) ||
-	    xp_ctl_expect(cl->ctl, &m, XP_MSG_SETUP_OK, CTL_MS, cl->who, err))
+	    xp_client_expect(cl->ctl, &m, XP_MSG_SETUP_OK, xp_cl_ms_left(cl, CTL_MS), cl->who, err))
 		return -1;
 	cl->run.cookie = m.u.setup_ok.cookie;
+	cl->server_hb_ms = m.u.setup_ok.heartbeat_ms;
+	if (m.u.setup_ok.data_port > 65535)
+		return xp_err_set(err, "%s: data port %llu out of range", cl->who,
+				  (unsigned long long)m.u.setup_ok.data_port);
+	if (m.u.setup_ok.data_port) /* the test's own listener: server/session.c */
+		xp_addr_set_port(&cl->run.peer, (uint16_t)m.u.setup_ok.data_port);
 	if (cl->run.quota_flows &&
 	    (cl->run.done_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) < 0)
 		return xp_err_sys(err, errno, "eventfd for -n/-k");
@@ -540,10 +412,58 @@ int xp_client_run(const struct xp_opts *o, const char *host, uint16_t port,
 	return xp_client_run_ex(o, host, port, sigfd, NULL, r, err);
 }
 
+/* How long the whole test may take: its length (or -n/-k's bound), the
+ * warm-up (RR) or --omit, and --control-timeout. */
+static uint64_t allowed_ns(const struct client *cl)
+{
+	const struct xp_opts *o = cl->o;
+
+	return xp_opts_duration_ns(o) + (cl->ops->rr ? o->warmup : 0) + o->omit +
+	       o->control_timeout;
+}
+
+/* Whatever failed, past the deadline the deadline is the reason. */
+static void past_deadline(const struct client *cl, struct xp_err *err)
+{
+	char why[XP_ERR_MAX];
+
+	snprintf(why, sizeof(why), "%s", err->msg);
+	xp_err_set(err, "%s: the test was not over %.1f s after it began (-l + --warmup + "
+		   "--omit + --control-timeout): giving up (%s)", cl->who,
+		   (double)allowed_ns(cl) / XP_NS_PER_SEC, why);
+}
+
+static int run(struct client *cl, const char *host, uint16_t port,
+	       struct xp_client_result *r, struct xp_err *err)
+{
+	uint64_t t0 = xp_now_ns();
+	int rc;
+
+	cl->deadline = t0 + allowed_ns(cl);
+	/* "ends within": give up a little early, leaving time to close down */
+	if (cl->o->control_timeout > 2 * TEARDOWN_NS)
+		cl->deadline -= TEARDOWN_NS;
+	rc = connect_control(cl, host, port, err);
+	if (!rc) {
+		snprintf(r->server, sizeof(r->server), "%s", cl->peer);
+		r->port = port;
+		fill_run(cl);
+		rc = setup(cl, err);
+	}
+	if (!rc)
+		rc = run_test(cl, r, err);
+	if (rc && xp_now_ns() >= cl->deadline)
+		past_deadline(cl, err);
+	if (!rc)
+		xp_verify_result(cl->o, r);
+	return rc;
+}
+
 int xp_client_run_ex(const struct xp_opts *o, const char *host, uint16_t port,
 		     int sigfd, const struct xp_client_hooks *hooks,
 		     struct xp_client_result *r, struct xp_err *err)
 {
+	struct xp_auth_key key;
 	struct client cl;
 	int rc;
 
@@ -564,15 +484,14 @@ int xp_client_run_ex(const struct xp_opts *o, const char *host, uint16_t port,
 	r->hist = xp_hist_new();
 	if (!r->hist)
 		return xp_err_set(err, "out of memory");
-	if (xp_client_path_check(o, err) || connect_control(&cl, host, port, err))
+	if (xp_client_path_check(o, err) ||
+	    (o->auth_file && xp_auth_key_load(o->auth_file, &key, err)))
 		return -1;
-	snprintf(r->server, sizeof(r->server), "%s", cl.peer);
-	r->port = port;
-	fill_run(&cl);
-	rc = setup(&cl, err);
-	if (!rc)
-		rc = run_test(&cl, r, err);
+	cl.key = o->auth_file ? &key : NULL;
+	rc = run(&cl, host, port, r, err);
 	cleanup(&cl);
+	if (cl.key)
+		xp_auth_key_wipe(&key);
 	return rc;
 }
 

@@ -12,6 +12,8 @@
 #include "client/intervals.h"
 #include "proto/msg.h"
 
+#define XP_WARNINGS_MAX 8
+
 struct xp_client_result {
 	int test;
 	char server[96];          /* "10.0.0.2:5310" */
@@ -43,6 +45,9 @@ struct xp_client_result {
 	uint32_t nintervals;
 	int interrupted;          /* stopped early by a signal */
 	char warning[XP_ERR_MAX]; /* first recoverable error either side saw */
+	/* impossible figures from the server (client/verify.h) */
+	char warnings[XP_WARNINGS_MAX][XP_ERR_MAX];
+	int nwarnings;
 };
 
 /* Called on the client's control thread as the test goes (may be NULL). */

@@ -146,31 +146,52 @@ static void setup_hosts(const struct xp_cli *c, const struct xp_fanout *f, int s
 	}
 }
 
+struct xp_fanout_host *xp_fanout_hosts(const struct xp_cli *c, const struct xp_fanout *f,
+				       int sigfd, struct xp_fanout_gate *g)
+{
+	struct xp_fanout_host *hs = calloc((size_t)f->n, sizeof(*hs));
+
+	if (hs)
+		setup_hosts(c, f, sigfd, g, hs);
+	return hs;
+}
+
+int xp_fanout_go(const struct xp_cli *c, struct xp_fanout_host *hs, int n,
+		 void *(*fn)(void *), const struct xp_fanout_ctl *ctl)
+{
+	int i, rc;
+
+	for (i = 0; i < n; i++) {
+		hs[i].ctl = ctl;
+		if (pthread_create(&hs[i].thr, NULL, fn, &hs[i])) {
+			hs[i].rc = -1;
+			xp_err_set(&hs[i].err, "cannot start a thread for %s", hs[i].spec);
+			if (hs[i].gate)
+				host_main_failed(hs[i].gate);
+		} else {
+			hs[i].started = 1;
+		}
+	}
+	for (i = 0; i < n; i++)
+		if (hs[i].started)
+			pthread_join(hs[i].thr, NULL);
+	rc = xp_fanout_report(c, hs, n);
+	for (i = 0; i < n; i++) {
+		if (hs[i].started)
+			xp_client_result_free(&hs[i].r);
+		free(hs[i].doc);
+	}
+	free(hs);
+	return rc;
+}
+
 int xp_fanout_run(const struct xp_cli *c, const struct xp_fanout *f, int sigfd)
 {
 	struct xp_fanout_gate g = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER,
 				    f->n, 0, 0 };
-	struct xp_fanout_host *hs = calloc((size_t)f->n, sizeof(*hs));
-	int i, rc;
+	struct xp_fanout_host *hs = xp_fanout_hosts(c, f, sigfd, &g);
 
 	if (!hs)
 		return xp_cli_fail(c->o, "out of memory");
-	setup_hosts(c, f, sigfd, &g, hs);
-	for (i = 0; i < f->n; i++)
-		if (pthread_create(&hs[i].thr, NULL, host_main, &hs[i])) {
-			hs[i].rc = -1;
-			xp_err_set(&hs[i].err, "cannot start a thread for %s", hs[i].spec);
-			host_main_failed(&g);
-		} else {
-			hs[i].started = 1;
-		}
-	for (i = 0; i < f->n; i++)
-		if (hs[i].started)
-			pthread_join(hs[i].thr, NULL);
-	rc = xp_fanout_report(c, hs, f->n);
-	for (i = 0; i < f->n; i++)
-		if (hs[i].started)
-			xp_client_result_free(&hs[i].r);
-	free(hs);
-	return rc;
+	return xp_fanout_go(c, hs, f->n, host_main, NULL);
 }

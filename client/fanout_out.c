@@ -29,15 +29,16 @@ static char *result_json(const struct xp_cli *c, const struct xp_fanout_host *h)
 	return s;
 }
 
-static double skew_ms(const struct xp_fanout_host *hs, int n)
+/* The spread of the hosts' start times (start.go_wall_ns of each result). */
+static double skew_ms(const struct xp_merge_in *ins, int n)
 {
 	uint64_t lo = 0, hi = 0;
 	int i;
 
 	for (i = 0; i < n; i++) {
-		uint64_t t = hs[i].r.go_wall_ns;
+		uint64_t t = ins[i].go_wall_ns;
 
-		if (hs[i].rc || !t)
+		if (!t)
 			continue;
 		lo = !lo || t < lo ? t : lo;
 		hi = t > hi ? t : hi;
@@ -79,7 +80,7 @@ static void print_json(const struct xp_cli *c, struct xp_fanout_host *hs, int n,
 	xp_json_obj_open(&j, NULL);
 	xp_json_str_val(&j, "test", xp_test(c->o->test)->name);
 	xp_json_u64(&j, "flows", c->o->flows);
-	xp_json_dbl(&j, "start_skew_ms", skew_ms(hs, n));
+	xp_json_dbl(&j, "start_skew_ms", skew_ms(ins, nok));
 	xp_json_u64(&j, "hosts_failed", (uint64_t)(n - nok));
 	json_hosts(&j, hs, n, docs);
 	if (nok)
@@ -94,8 +95,14 @@ static void print_human(const struct xp_cli *c, struct xp_fanout_host *hs, int n
 {
 	int i;
 
-	printf("xperf %s to %d servers, %llu flows in all, started within %.3f ms\n",
-	       xp_test(c->o->test)->name, n, (unsigned long long)c->o->flows, skew_ms(hs, n));
+	if (hs[0].ctl)
+		printf("xperf %s from %d agents to %s, %llu flows in all, started within %.3f ms\n",
+		       xp_test(c->o->test)->name, n, c->o->client,
+		       (unsigned long long)c->o->flows, skew_ms(ins, nok));
+	else
+		printf("xperf %s to %d servers, %llu flows in all, started within %.3f ms\n",
+		       xp_test(c->o->test)->name, n, (unsigned long long)c->o->flows,
+		       skew_ms(ins, nok));
 	if (nok)
 		xp_merge_print(stdout, ins, nok, total);
 	for (i = 0; i < n; i++)
@@ -113,7 +120,7 @@ static int gather(const struct xp_cli *c, struct xp_fanout_host *hs, int n, char
 	for (i = 0; i < n; i++) {
 		if (hs[i].rc)
 			continue;
-		docs[i] = result_json(c, &hs[i]);
+		docs[i] = hs[i].doc ? strdup(hs[i].doc) : result_json(c, &hs[i]);
 		if (!docs[i] || xp_merge_read(docs[i], strlen(docs[i]), hs[i].spec, &ins[k], &err) ||
 		    xp_merge_add(total, &ins[k], &err)) {
 			hs[i].rc = -1;

@@ -100,6 +100,7 @@ int xp_merge_read(const char *text, size_t len, const char *name,
 	in->packets_sent = xp_jval_u64_or(xp_jval_path(root, "end.udp.packets_sent"), 0);
 	in->packets_received = xp_jval_u64_or(xp_jval_path(root, "end.udp.packets_received"), 0);
 	in->lost = xp_jval_u64_or(xp_jval_path(root, "end.udp.lost"), 0);
+	in->go_wall_ns = xp_jval_u64_or(xp_jval_path(root, "start.go_wall_ns"), 0);
 	rc = 0;
 out:
 	xp_jdoc_free(doc);

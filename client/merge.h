@@ -27,6 +27,7 @@ struct xp_merge_in {
 	double tps;
 	uint64_t packets_sent, packets_received, lost;
 	struct xp_hist *hist;    /* RR: round trips (NULL otherwise) */
+	uint64_t go_wall_ns;     /* when its measured part started (0: unknown) */
 };
 
 /* Read one xperf --json document (text[0, len)).  0, or -1 with err naming

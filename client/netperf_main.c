@@ -185,6 +185,10 @@ static int run_once(struct np_ctx *x, struct xp_client_result *r, struct xp_hist
 			" (is an `xperf -s` server listening there?)" : "");
 		return -1;
 	}
+	for (int i = 0; i < r->nwarnings; i++) /* impossible server figures */
+		fprintf(stderr, "%s: warning: %s\n", x->prog, r->warnings[i]);
+	if (r->nwarnings && !x->cfg.opts.trust_server)
+		return -1;
 	xp_np_measure(&x->cfg, &x->env, r, &m[n]);
 	xp_hist_merge(all, r->hist);
 	sum->transactions += r->local.c.transactions;

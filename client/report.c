@@ -14,6 +14,7 @@
 #include "client/report_side.h"
 #include "common/json.h"
 #include "client/slo.h"
+#include "client/verify.h"
 
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "0"
@@ -73,7 +74,8 @@ static double remote_proc_pct(const struct xp_client_result *r)
 
 /* Service demand as netperf defines it: the host's busy CPU time during
  * the test (busy fraction x CPUs x elapsed) per KB moved (stream tests, KB
- * = 1024 bytes received) or per transaction (RR).  -1 when unknown. */
+ * = 1024 bytes received) or per transaction (RR).  -1 when unknown
+ * (printed n/a, null in JSON). */
 static double service_demand(const struct xp_client_result *r, int remote)
 {
 	uint64_t ppm = remote ? r->remote.host_busy_ppm : r->local.host_busy_ppm;
@@ -84,6 +86,23 @@ static double service_demand(const struct xp_client_result *r, int remote)
 	units = is_rr(r->test) ? (double)r->local.c.transactions
 			       : (double)received_bytes(r) / 1024;
 	return units > 0 && ncpus > 0 ? busy_us / units : -1;
+}
+
+/* "n/a" when unknown, never a negative figure. */
+static const char *sd_str(char *buf, const struct xp_client_result *r, int remote)
+{
+	double v = service_demand(r, remote);
+
+	snprintf(buf, 24, v < 0 ? "n/a" : "%.3f", v);
+	return buf;
+}
+
+static void json_sd(struct xp_json *j, const char *key, double v)
+{
+	if (v < 0)
+		xp_json_null(j, key);
+	else
+		xp_json_dbl(j, key, v);
 }
 
 /* UDP_RR: requests out, answered, timed out. */
@@ -149,7 +168,7 @@ static const char *lowat_note(const struct xp_opts *o, const struct xp_client_re
 
 void xp_report_human(FILE *f, const struct xp_opts *o, const struct xp_client_result *r)
 {
-	char note[96];
+	char note[96], sd[2][24];
 
 	fprintf(f, "xperf %s %s to %s: %llu flow%s%s, %d thread%s each side, %.2f s%s\n",
 		PACKAGE_VERSION, xp_test_name(r->test), r->server,
@@ -175,9 +194,8 @@ void xp_report_human(FILE *f, const struct xp_opts *o, const struct xp_client_re
 		"%.1f%%); worker CPUs client [%s] server [%s]\n", xp_side_proc_percent(&r->local),
 		(double)r->local.host_busy_ppm / 1e4, remote_proc_pct(r),
 		(double)r->remote.host_busy_ppm / 1e4, r->local.cpus, r->remote.cpus);
-	fprintf(f, "  service demand client %.3f, server %.3f %s\n",
-		service_demand(r, 0), service_demand(r, 1),
-		is_rr(r->test) ? "us/transaction" : "us/KB");
+	fprintf(f, "  service demand client %s, server %s %s\n", sd_str(sd[0], r, 0),
+		sd_str(sd[1], r, 1), is_rr(r->test) ? "us/transaction" : "us/KB");
 	if (xp_test(r->test)->tcp_info)
 		fprintf(f, "  tcp      retransmits client %llu, server %llu; rtt %.0f/%.0f us "
 			"(client/server mean); cwnd %llu-%llu; mss %llu\n",
@@ -204,6 +222,7 @@ void xp_report_human(FILE *f, const struct xp_opts *o, const struct xp_client_re
 		fprintf(f, "  errors   client %llu, server %llu%s%s\n",
 			(unsigned long long)r->local.c.errors, (unsigned long long)r->remote.c.errors,
 			r->warning[0] ? "; first: " : "", r->warning);
+	xp_verify_print(f, r);
 }
 
 /* r is NULL when the test never started (errors). */
@@ -214,6 +233,8 @@ void xp_report_json_start(struct xp_json *j, const struct xp_opts *o,
 	xp_json_str_val(j, "version", "xperf " PACKAGE_VERSION);
 	xp_json_u64(j, "protocol_version", XP_PROTO_VERSION);
 	xp_json_i64(j, "timestamp_s", r ? r->start_time : (int64_t)time(NULL));
+	if (r)
+		xp_json_u64(j, "go_wall_ns", r->go_wall_ns);
 	xp_json_obj_open(j, "test_start");
 	xp_json_str_val(j, "test", xp_test_name(o->test));
 	xp_json_str_val(j, "protocol", is_udp(o->test) ? "UDP" : "TCP");
@@ -454,10 +475,10 @@ void xp_report_json_end(struct xp_json *j, const struct xp_opts *o,
 	xp_json_dbl(j, "remote_process", remote_proc_pct(r));
 	xp_json_obj_close(j);
 	xp_json_obj_open(j, "service_demand");
-	xp_json_dbl(j, is_rr(r->test) ? "local_us_per_transaction" : "local_us_per_kb",
-		    service_demand(r, 0));
-	xp_json_dbl(j, is_rr(r->test) ? "remote_us_per_transaction" : "remote_us_per_kb",
-		    service_demand(r, 1));
+	json_sd(j, is_rr(r->test) ? "local_us_per_transaction" : "local_us_per_kb",
+		service_demand(r, 0));
+	json_sd(j, is_rr(r->test) ? "remote_us_per_transaction" : "remote_us_per_kb",
+		service_demand(r, 1));
 	xp_json_obj_close(j);
 	json_side(j, "client", &r->local);
 	json_side(j, "server", &r->remote);
@@ -469,6 +490,7 @@ void xp_report_json_end(struct xp_json *j, const struct xp_opts *o,
 	xp_json_bool(j, "interrupted", r->interrupted);
 	if (r->warning[0])
 		xp_json_str_val(j, "warning", r->warning);
+	xp_verify_json(j, r);
 	xp_json_obj_close(j);
 }
 

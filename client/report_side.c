@@ -119,9 +119,14 @@ void xp_report_json_cpus(struct xp_json *j, const char *key, const char *list)
 		char *end;
 		long v = strtol(p, &end, 10);
 
-		if (end == p)
+		if (*p == '?') { /* an id the server could not have (client/verify.c) */
+			xp_json_null(j, NULL);
+			end = (char *)p + 1;
+		} else if (end == p) {
 			break;
-		xp_json_i64(j, NULL, v);
+		} else {
+			xp_json_i64(j, NULL, v);
+		}
 		p = *end == ',' ? end + 1 : end;
 	}
 	xp_json_arr_close(j);

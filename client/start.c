@@ -13,6 +13,7 @@
 #include "client/cli.h"
 #include "client/report.h"
 #include "client/report_live.h"
+#include "client/agent.h"
 #include "client/fanout.h"
 #include "client/sweep.h"
 #include "common/clock.h"
@@ -41,12 +42,15 @@ static void *server_thread(void *arg)
 /* Without -c: a server in this process, on loopback, on a free port, with
  * its workers on the CPUs after the client's. */
 static int embedded(const struct xp_opts *o, struct xp_server **srv, pthread_t *thr,
-		    char *cpus, size_t len, struct xp_err *err)
+		    char *cpus, size_t len, struct xp_auth_key *key, struct xp_err *err)
 {
 	struct xp_server_cfg cfg;
 	int all[XP_CPUS_MAX], rot[XP_CPUS_MAX], n, i;
 
 	xp_server_cfg_from_opts(o, &cfg);
+	if (xp_server_load_auth(o, &cfg, key, err))
+		return -1;
+	cfg.allow_spin = 1; /* the user's own CPUs */
 	cfg.bind = o->ipv6 ? "::1" : "127.0.0.1";
 	cfg.port = 0;
 	cfg.log = NULL;
@@ -93,6 +97,7 @@ static int open_logfile(const char *path)
 int xp_client_main(const struct xp_opts *o)
 {
 	struct xp_server *srv = NULL;
+	struct xp_auth_key key; /* the embedded server's, as long as it runs */
 	struct xp_cli cli;
 	struct xp_sweep sw;
 	struct xp_fanout fo;
@@ -107,16 +112,20 @@ int xp_client_main(const struct xp_opts *o)
 	if (o->logfile && open_logfile(o->logfile))
 		return XP_EXIT_FAIL;
 	if (xp_cli_prepare(o, &cli, &err) || (o->sweep.n && xp_sweep_prepare(o, &sw, &err)) ||
-	    (fan && xp_fanout_prepare(o, &fo, &err)))
+	    (fan && xp_fanout_prepare(o, &fo, &err)) ||
+	    (o->from && xp_controller_prepare(o, &fo, &err)))
 		return xp_usage_error(o->json_stream ? 2 : o->json, err.msg);
 	sigfd = xp_signal_fd();
-	if (!host && !fan) {
-		if (embedded(o, &srv, &thr, cpus, sizeof(cpus), &err))
+	xp_raise_fd_limit();
+	if (!host && !fan && !o->from) {
+		if (embedded(o, &srv, &thr, cpus, sizeof(cpus), &key, &err))
 			return xp_cli_fail(o, err.msg);
 		host = o->ipv6 ? "::1" : "127.0.0.1";
 		port = xp_server_port(srv);
 	}
-	if (fan)
+	if (o->from)
+		rc = xp_controller_run(&cli, &fo);
+	else if (fan)
 		rc = xp_fanout_run(&cli, &fo, sigfd);
 	else
 		rc = o->sweep.n ? xp_sweep_run(&cli, &sw, host, port, sigfd)
@@ -125,6 +134,7 @@ int xp_client_main(const struct xp_opts *o)
 		xp_server_stop(srv);
 		pthread_join(thr, NULL);
 		xp_server_close(srv);
+		xp_auth_key_wipe(&key);
 	}
 	return rc;
 }

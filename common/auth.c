@@ -91,15 +91,20 @@ int xp_auth_key_parse(const char *buf, size_t len, const char *path,
 	return 0;
 }
 
-int xp_auth_mode_check(const char *path, mode_t mode, struct xp_err *err)
+/* Group read is allowed only on a file root owns (0440 root:GROUP, as
+ * Kubernetes writes a Secret for a pod's fsGroup): root chose who reads
+ * it.  Anything else for group, and anything for others, is refused. */
+int xp_auth_mode_check(const char *path, mode_t mode, uid_t owner, struct xp_err *err)
 {
+	mode_t open_bits = owner == 0 ? 037 : 077;
+
 	if (!S_ISREG(mode))
 		return xp_err_set(err, "key file '%s' is not a regular file", path);
-	if (mode & 077)
+	if (mode & open_bits)
 		return xp_err_set(err, "Permissions 0%03o for '%s' are too open: "
-				  "a key file must not be accessible by group "
-				  "or others (chmod 600 '%s')",
-				  (unsigned)(mode & 0777), path, path);
+				  "a key file must not be accessible by others, nor by its "
+				  "group unless root owns it and the group may only read "
+				  "(chmod 600 '%s')", (unsigned)(mode & 0777), path, path);
 	return 0;
 }
 
@@ -137,7 +142,7 @@ int xp_auth_key_load(const char *path, struct xp_auth_key *key,
 		close(fd);
 		return xp_err_sys(err, e, "stat key file '%s'", path);
 	}
-	rc = xp_auth_mode_check(path, st.st_mode, err);
+	rc = xp_auth_mode_check(path, st.st_mode, st.st_uid, err);
 	if (rc == 0) {
 		rc = read_all(fd, buf, XP_AUTH_FILE_MAX, &n);
 		e = errno;

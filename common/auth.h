@@ -56,7 +56,7 @@ int xp_auth_key_load(const char *path, struct xp_auth_key *key,
 
 /* 0 if a file of this st_mode may hold a key, else -1 naming path and
  * the mode in octal. */
-int xp_auth_mode_check(const char *path, mode_t mode, struct xp_err *err);
+int xp_auth_mode_check(const char *path, mode_t mode, uid_t owner, struct xp_err *err);
 
 /* The key from the file's contents buf[0..len) (any bytes, not NUL-
  * terminated); path only names the file in errors: empty, or shorter than

@@ -4,8 +4,51 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/clock.h"
+#include "common/sanitize.h"
 #include "common/sock.h"
 #include "proto/iperf3.h"
+
+/* Peer text is escaped on the way in (common/sanitize.h), so no log line
+ * or terminal ever sees a peer's control characters: a string field of a
+ * message that holds any comes out longer, cut at its buffer's size. */
+static void clean(char *s, size_t cap)
+{
+	char raw[XP_MSG_STR_MAX + 1];
+	size_t n = strnlen(s, cap - 1);
+
+	if (n >= sizeof(raw))
+		n = sizeof(raw) - 1;
+	memcpy(raw, s, n);
+	xp_sanitize(s, cap, raw, n);
+}
+
+void xp_ctl_clean(struct xp_msg *m)
+{
+	switch (m->type) {
+	case XP_MSG_ERROR:
+		clean(m->u.error.text, sizeof(m->u.error.text));
+		break;
+	case XP_MSG_SETUP:
+		clean(m->u.setup.cpus, sizeof(m->u.setup.cpus));
+		clean(m->u.setup.congestion, sizeof(m->u.setup.congestion));
+		break;
+	case XP_MSG_SETUP_OK:
+		clean(m->u.setup_ok.cpus, sizeof(m->u.setup_ok.cpus));
+		break;
+	case XP_MSG_AGENT_RUN:
+		clean(m->u.agent_run.target, sizeof(m->u.agent_run.target));
+		break;
+	case XP_MSG_AGENT_END:
+		clean(m->u.agent_end.error, sizeof(m->u.agent_end.error));
+		break;
+	case XP_MSG_RESULT:
+		clean(m->u.result.cpus, sizeof(m->u.result.cpus));
+		clean(m->u.result.warning, sizeof(m->u.result.warning));
+		clean(m->u.result.congestion, sizeof(m->u.result.congestion));
+		break;
+	}
+}
 
 int xp_ctl_send(int fd, const struct xp_msg *m, int timeout_ms,
 		const char *peer, struct xp_err *err)
@@ -24,10 +67,12 @@ static int other_version(const uint8_t *buf, size_t len, uint16_t version,
 {
 	struct xp_msg m;
 
-	if (xp_msg_decode(buf, len, &m, NULL) == 0 && m.type == XP_MSG_ERROR)
+	if (xp_msg_decode(buf, len, &m, NULL) == 0 && m.type == XP_MSG_ERROR) {
+		xp_ctl_clean(&m);
 		return xp_err_set(err, "%s speaks protocol version %u, this xperf "
 				  "speaks %u: %s", peer, version, XP_PROTO_VERSION,
 				  m.u.error.text);
+	}
 	return xp_err_set(err, "%s speaks protocol version %u, this xperf speaks %u",
 			  peer, version, XP_PROTO_VERSION);
 }
@@ -59,14 +104,25 @@ int xp_ctl_recv(int fd, struct xp_msg *m, int timeout_ms, const char *peer,
 		return other_version(buf, XP_MSG_HDR_LEN + blen, version, peer, err);
 	if (xp_msg_decode(buf, XP_MSG_HDR_LEN + blen, m, &why))
 		return xp_err_set(err, "%s", why.msg);
+	xp_ctl_clean(m);
 	return 0;
 }
 
 int xp_ctl_expect(int fd, struct xp_msg *m, int type, int timeout_ms, const char *peer,
 		  struct xp_err *err)
 {
-	if (xp_ctl_recv(fd, m, timeout_ms, peer, err))
-		return -1;
+	uint64_t end = xp_now_ns() + (uint64_t)(timeout_ms > 0 ? timeout_ms : 0) * XP_NS_PER_MS;
+
+	for (;;) {
+		uint64_t now = xp_now_ns();
+		int left = now < end ? (int)((end - now + XP_NS_PER_MS - 1) / XP_NS_PER_MS) : 0;
+
+		/* heartbeats are skipped, but do not extend the wait */
+		if (xp_ctl_recv(fd, m, left > 0 ? left : 1, peer, err))
+			return -1;
+		if (m->type != XP_MSG_HEARTBEAT)
+			break;
+	}
 	if (m->type == XP_MSG_ERROR)
 		return xp_err_set(err, "%s: %s", peer, m->u.error.text);
 	if (m->type != type)

@@ -82,6 +82,16 @@ static int validate_reports(const struct xp_opts *o, struct xp_err *err)
 				  "--plot, --slo or --histogram");
 	if (o->hosts && o->server)
 		return xp_err_set(err, "--hosts is a client option");
+	if (o->agent && !o->auth_file)
+		return xp_err_set(err, "--agent needs --auth-file: an agent acts only for "
+				  "controllers that prove they hold the key");
+	if (o->from && (!o->client || !o->auth_file || o->hosts || strchr(o->client, ',')))
+		return xp_err_set(err, "--from needs -c TARGET (one server) and --auth-file");
+	if (o->from && (o->iterations > 1 || o->sweep.n || o->json_stream || o->interval ||
+			o->plot || o->slo || o->histogram || o->logfile))
+		return xp_err_set(err, "--from reports one merged table: it does not combine "
+				  "with -I, --sweep, --json-stream, -i, --plot, --slo, --histogram "
+				  "or --logfile");
 	if (!o->sweep.n)
 		return 0;
 	if (o->json_stream || o->interval || o->slo || o->histogram)

@@ -86,6 +86,7 @@ static void server_cfg(struct server_side *c, const struct xp_opts *o, const cha
 	cfg->max_msg = 1ull << 30;
 	cfg->idle_timeout_ns = o->idle_timeout;
 	cfg->sigfd = -1;
+	cfg->allow_spin = 1;
 	n = xp_cpu_allowed(all, XP_CPUS_MAX);
 	for (i = 0; i < n; i++)
 		rot[i] = all[(i + (int)o->threads) % n];

@@ -18,6 +18,7 @@
 enum field_kind {
 	FIELD_U64,
 	FIELD_STR,
+	FIELD_BIN, /* exactly `size` bytes, any values */
 };
 
 struct field_desc {
@@ -38,6 +39,9 @@ struct msg_desc {
 	{ (t), FIELD_U64, offsetof(struct xp_msg, u.f), 8, #f }
 #define STR(t, f)                                                  \
 	{ (t), FIELD_STR, offsetof(struct xp_msg, u.f),            \
+	  sizeof(((struct xp_msg *)0)->u.f), #f }
+#define BIN(t, f)                                                  \
+	{ (t), FIELD_BIN, offsetof(struct xp_msg, u.f),            \
 	  sizeof(((struct xp_msg *)0)->u.f), #f }
 
 /* Tags are stable wire identifiers: never renumber or reuse one. */
@@ -66,12 +70,42 @@ static const struct field_desc setup_fields[] = {
 	U64(50, setup.bidir),
 	U64(51, setup.quota),
 	U64(52, setup.omit_ms),
+	U64(70, setup.heartbeat_ms),
 };
 
 static const struct field_desc setup_ok_fields[] = {
 	U64(1, setup_ok.cookie),
 	U64(2, setup_ok.threads),
 	STR(3, setup_ok.cpus),
+	U64(4, setup_ok.data_port),
+	U64(70, setup_ok.heartbeat_ms),
+};
+
+static const struct field_desc auth_nonce_fields[] = {
+	BIN(1, auth.nonce),
+};
+
+static const struct field_desc auth_mac_fields[] = {
+	BIN(1, auth.mac),
+};
+
+/* A controller's request to an agent (`xperf -s --agent`), and the agent's
+ * answer: its --json result in pieces, then how it ended. */
+static const struct field_desc agent_run_fields[] = {
+	STR(1, agent_run.target),
+	U64(2, agent_run.port),
+	U64(3, agent_run.flows),
+	U64(4, agent_run.start_wall_ns),
+	STR(5, agent_run.args),
+};
+
+static const struct field_desc agent_data_fields[] = {
+	STR(1, agent_data.text),
+};
+
+static const struct field_desc agent_end_fields[] = {
+	U64(1, agent_end.status),
+	STR(2, agent_end.error),
 };
 
 static const struct field_desc stop_fields[] = {
@@ -135,6 +169,14 @@ static const struct msg_desc msg_descs[] = {
 	[XP_MSG_FLOW] = TABLE("FLOW", flow_fields),
 	[XP_MSG_MEASURE] = { "MEASURE", NULL, 0 },
 	[XP_MSG_DONE] = { "DONE", NULL, 0 },
+	[XP_MSG_HEARTBEAT] = { "HEARTBEAT", NULL, 0 },
+	[XP_MSG_AUTH_HELLO] = TABLE("AUTH_HELLO", auth_nonce_fields),
+	[XP_MSG_AUTH_CHALLENGE] = TABLE("AUTH_CHALLENGE", auth_nonce_fields),
+	[XP_MSG_AUTH_RESPONSE] = TABLE("AUTH_RESPONSE", auth_mac_fields),
+	[XP_MSG_AUTH_OK] = TABLE("AUTH_OK", auth_mac_fields),
+	[XP_MSG_AGENT_RUN] = TABLE("AGENT_RUN", agent_run_fields),
+	[XP_MSG_AGENT_DATA] = TABLE("AGENT_DATA", agent_data_fields),
+	[XP_MSG_AGENT_END] = TABLE("AGENT_END", agent_end_fields),
 };
 
 /* The duplicate-tag check keeps one bit per table row. */
@@ -174,8 +216,12 @@ static size_t field_value_len(const struct field_desc *f,
 
 	if (f->kind == FIELD_U64)
 		return U64_LEN;
-	/* A string that fills its buffer without a NUL is clamped. */
-	return strnlen(s, f->size - 1u < XP_MSG_STR_MAX ? f->size - 1u : XP_MSG_STR_MAX);
+	if (f->kind == FIELD_BIN)
+		return f->size;
+	/* A string that fills its buffer without a NUL is clamped.  Its
+	 * buffer is its bound: XP_MSG_STR_MAX, or XP_MSG_TEXT_MAX for the
+	 * agents' long texts. */
+	return strnlen(s, f->size - 1u);
 }
 
 static size_t encoded_body_len(const struct msg_desc *d,
@@ -268,12 +314,11 @@ static int decode_str(const struct msg_desc *d, const struct field_desc *f,
 	char *dst = (char *)m + f->off;
 	const uint8_t *nul;
 
-	if (vlen > XP_MSG_STR_MAX || vlen >= f->size)
+	if (vlen >= f->size)
 		return why_set(why,
 				  "control message: %s field %u (%s) length "
 				  "%u exceeds maximum %d",
-				  d->name, f->tag, f->name, vlen,
-				  f->size - 1 < XP_MSG_STR_MAX ? f->size - 1 : XP_MSG_STR_MAX);
+				  d->name, f->tag, f->name, vlen, f->size - 1);
 	nul = memchr(v, 0, vlen);
 	if (nul)
 		return why_set(why,
@@ -291,6 +336,15 @@ static int decode_field(const struct msg_desc *d, const struct field_desc *f,
 {
 	if (f->kind == FIELD_STR)
 		return decode_str(d, f, v, vlen, m, why);
+	if (f->kind == FIELD_BIN) {
+		if (vlen != f->size)
+			return why_set(why,
+					  "control message: %s field %u (%s) has "
+					  "length %u, it takes %u",
+					  d->name, f->tag, f->name, vlen, f->size);
+		memcpy((uint8_t *)m + f->off, v, vlen);
+		return 0;
+	}
 	if (vlen != U64_LEN)
 		return why_set(why,
 				  "control message: %s field %u (%s) has "

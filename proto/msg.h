@@ -20,7 +20,7 @@
 #include "proto/result.h"
 
 #define XP_MSG_MAGIC 0x58504354u /* "XPCT" */
-#define XP_PROTO_VERSION 1
+#define XP_PROTO_VERSION 2 /* 2: UDP flows prove their address, auth, heartbeats */
 #define XP_MSG_HDR_LEN 12
 #define XP_MSG_BODY_MAX 16384 /* checked before anything is read */
 #define XP_MSG_STR_MAX XP_RESULT_STR_MAX /* strings longer are rejected */
@@ -36,7 +36,30 @@ enum xp_msg_type {
 	XP_MSG_FLOW = 8,     /* server -> client, before RESULT: one flow's result */
 	XP_MSG_MEASURE = 9,  /* client -> server: --omit is over, count from now */
 	XP_MSG_DONE = 10,    /* server -> client: its senders sent all of -n/-k */
+	/* 11..19 are left for other additions */
+	XP_MSG_HEARTBEAT = 20,      /* either way, during the test: still alive */
+	XP_MSG_AUTH_HELLO = 21,     /* client -> server, first: client nonce */
+	XP_MSG_AUTH_CHALLENGE = 22, /* server -> client: server nonce */
+	XP_MSG_AUTH_RESPONSE = 23,  /* client -> server: the client's MAC */
+	XP_MSG_AUTH_OK = 24,        /* server -> client: the server's MAC */
+	XP_MSG_AGENT_RUN = 30,      /* controller -> agent: run a test toward a target */
+	XP_MSG_AGENT_DATA = 31,     /* agent -> controller: a piece of its --json result */
+	XP_MSG_AGENT_END = 32,      /* agent -> controller: how the test ended */
 };
+
+/* ERROR codes (tag 1): for programs; the text is for people. */
+enum xp_errc {
+	XP_ERRC_UNSPEC = 0,
+	XP_ERRC_FAILED = 1,         /* the test failed while it ran */
+	XP_ERRC_REFUSED = 2,        /* a parameter outside the server's limits */
+	XP_ERRC_BUSY = 3,           /* no room: tests, per-address or budget */
+	XP_ERRC_AUTH_REQUIRED = 4,  /* the server wants AUTH_HELLO first */
+	XP_ERRC_AUTH_FAILED = 5,    /* wrong key */
+	XP_ERRC_AUTH_UNSUPPORTED = 6, /* AUTH_HELLO to a server without a key */
+};
+
+#define XP_HEARTBEAT_MS 1000    /* what this build announces and sends */
+#define XP_HEARTBEAT_DEAD_MS 5000 /* silence after which a peer is gone */
 
 struct xp_msg_setup {
 	uint64_t test;        /* the test's number (common/tests.def) */
@@ -64,6 +87,7 @@ struct xp_msg_setup {
 	uint64_t bidir;       /* 1: flows from flows/2 on go the reverse way */
 	uint64_t quota;       /* -n/-k: units each direction sends in all, 0: none */
 	uint64_t omit_ms;     /* --omit: MEASURE will come; UDP counts by the mark */
+	uint64_t heartbeat_ms; /* the client sends HEARTBEAT this often in the test, 0 never */
 };
 
 #define XP_SETUP_F_SPIN 1u     /* workers poll instead of sleeping */
@@ -81,6 +105,35 @@ struct xp_msg_setup_ok {
 	uint64_t cookie;  /* identifies the test's data connections */
 	uint64_t threads; /* server worker threads actually started */
 	char cpus[XP_MSG_STR_MAX + 1]; /* CPU of each server worker */
+	uint64_t data_port; /* TCP data connections go here; 0: the server's port */
+	uint64_t heartbeat_ms; /* the server sends HEARTBEAT this often in the test, 0 never */
+};
+
+/* AUTH_HELLO and AUTH_CHALLENGE carry a nonce, AUTH_RESPONSE and AUTH_OK a
+ * MAC (common/auth.h); 32 bytes each, exactly. */
+#define XP_MSG_AUTH_LEN 32
+struct xp_msg_auth {
+	uint8_t nonce[XP_MSG_AUTH_LEN];
+	uint8_t mac[XP_MSG_AUTH_LEN];
+};
+
+#define XP_MSG_TEXT_MAX 8192 /* the agents' long texts (not other strings) */
+
+struct xp_msg_agent_run {
+	char target[XP_MSG_STR_MAX + 1]; /* the xperf server to test against */
+	uint64_t port;
+	uint64_t flows;           /* this agent's share of -P */
+	uint64_t start_wall_ns;   /* start then (CLOCK_REALTIME), 0: at once */
+	char args[XP_MSG_TEXT_MAX + 1]; /* the test's options: a JSON array of strings */
+};
+
+struct xp_msg_agent_data {
+	char text[XP_MSG_TEXT_MAX + 1];
+};
+
+struct xp_msg_agent_end {
+	uint64_t status;          /* the exit status the test would have had */
+	char error[XP_MSG_STR_MAX + 1];
 };
 
 struct xp_msg_stop {
@@ -102,7 +155,11 @@ struct xp_msg {
 		struct xp_side_result result; /* proto/result.h */
 		struct xp_msg_error error;
 		struct xp_flow_result flow;   /* one flow's counters and TCP_INFO */
-	} u;              /* READY, GO, MEASURE and DONE have empty bodies */
+		struct xp_msg_auth auth;      /* the four AUTH_* messages */
+		struct xp_msg_agent_run agent_run;
+		struct xp_msg_agent_data agent_data;
+		struct xp_msg_agent_end agent_end;
+	} u;              /* READY, GO, MEASURE, DONE and HEARTBEAT have empty bodies */
 };
 
 /* Why a decode failed.  proto/ needs nothing from the folders above it,
@@ -126,7 +183,7 @@ int xp_msg_hdr_decode(const uint8_t *hdr, uint16_t *version, uint16_t *type,
  * magic, a version other than XP_PROTO_VERSION (unless the type is
  * XP_MSG_ERROR), unknown types, truncated or overlong fields, body length
  * mismatch, strings over XP_MSG_STR_MAX or containing NUL, integer fields
- * whose length is not 8.  Unknown tags are skipped.  Missing fields are 0
+ * whose length is not 8, byte fields whose length is not theirs.  Unknown tags are skipped.  Missing fields are 0
  * or "".  Pure: no I/O, no allocation.  0 or -1. */
 int xp_msg_decode(const uint8_t *buf, size_t len, struct xp_msg *m,
 		  struct xp_why *why);
@@ -134,7 +191,8 @@ int xp_msg_decode(const uint8_t *buf, size_t len, struct xp_msg *m,
 const char *xp_msg_type_name(uint16_t type);
 
 /* Data-connection hello: the first 16 bytes on every TCP data connection
- * and the body of the UDP hello datagram (and its echo, the ack):
+ * and the body of the UDP hello datagram (proto/hello.h for the rest of
+ * the UDP handshake):
  *   magic u32 "XPDT" | cookie u64 | flow index u32 (big-endian). */
 #define XP_DATA_MAGIC 0x58504454u /* "XPDT" */
 #define XP_DATA_HELLO_LEN 16

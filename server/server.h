@@ -8,9 +8,14 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "common/auth.h"
 #include "common/err.h"
 
 struct xp_i3srv_hooks;
+/* --agent: runs a controller's AGENT_RUN on fd (client/agent.h). */
+struct xp_msg_agent_run;
+typedef void (*xp_agent_fn)(int fd, const struct xp_msg_agent_run *req, const char *peer,
+			    void *ctx);
 
 struct xp_server_cfg {
 	const char *bind;  /* NULL: all addresses */
@@ -26,10 +31,27 @@ struct xp_server_cfg {
 	/* The iperf3 front end's server: each iperf3 test reported
 	 * (server/iperf3_hooks.h); NULL: only logged. */
 	const struct xp_i3srv_hooks *i3_hooks;
+	/* Hardening (0 = no such limit, except header_timeout_ns: 0 = the
+	 * default XP_HEADER_TIMEOUT_NS).  See xperf(1), SERVER. */
+	const struct xp_auth_key *auth; /* pre-shared key, NULL: none */
+	uint32_t max_tests_per_addr;   /* tests at once from one address */
+	uint32_t max_pending_per_addr; /* connections still to send their first message */
+	uint64_t header_timeout_ns;    /* ... and how long they may take */
+	uint64_t total_memory;         /* buffers all tests together may reserve */
+	uint32_t total_threads;        /* worker threads of all tests together */
+	uint64_t total_flows;          /* flows of all tests together */
+	int allow_spin;                /* honour a client's --spin */
 	/* Set by xp_server_open: what the TCP listener can take. */
 	int listen_mptcp;  /* MPTCP listener (accepts MPTCP and TCP clients) */
 	int listen_fastopen; /* TCP_FASTOPEN on the listener */
+	/* --agent: an authenticated controller's AGENT_RUN is handed to this
+	 * (in a session thread of its own; it answers on fd, which is closed
+	 * after it returns).  NULL: AGENT_RUN is refused. */
+	xp_agent_fn agent;
+	void *agent_ctx;
 };
+
+#define XP_HEADER_TIMEOUT_NS (5 * 1000000000ull)
 
 struct xp_server;
 
@@ -46,6 +68,9 @@ int xp_server_watch_signals(struct xp_server *s, int sigfd, FILE *log);
 int xp_server_run(struct xp_server *s);
 /* From any thread. */
 void xp_server_stop(struct xp_server *s);
+/* From any thread: accept connections on another listening socket too
+ * (a test's own data port, server/session.c); its owner closes it. */
+int xp_server_watch_listener(struct xp_server *s, int fd);
 void xp_server_close(struct xp_server *s);
 
 #endif

@@ -2,7 +2,8 @@
 #include "server/session.h"
 
 #include <errno.h>
-#include <limits.h>
+#include <fcntl.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,100 +14,18 @@
 #include "common/clock.h"
 #include "common/cpu.h"
 #include "common/ctl.h"
+#include "common/live.h"
 #include "common/log.h"
 #include "common/sockpath.h"
 #include "common/units.h"
 #include "common/engine/pace.h"
 
 #define REGISTER_WAIT_MS 10000
-#define BUFFER_BUDGET (512ull << 20) /* per test, all workers together */
+#define MAIL_BYTES 8 /* a descriptor and a flow index (common/engine/mailbox.c) */
 
 static int idle_ms(const struct xp_session *s)
 {
 	return (int)(s->cfg->idle_timeout_ns / XP_NS_PER_MS);
-}
-
-static int check_sizes(const struct xp_session *s, const struct xp_msg_setup *p,
-		       struct xp_err *err)
-{
-	uint64_t big = p->req_size > p->rsp_size ? p->req_size : p->rsp_size;
-	const struct xp_test *t = xp_test((int)p->test);
-
-	if (!p->req_size || (t->rr && !p->rsp_size))
-		return xp_err_set(err, "message size 0");
-	if (big > s->cfg->max_msg)
-		return xp_err_set(err, "message size %llu exceeds the server's limit %llu "
-				  "(--max-msg)", (unsigned long long)big,
-				  (unsigned long long)s->cfg->max_msg);
-	if (t->max_size && big > t->max_size)
-		return xp_err_set(err, "UDP message size %llu exceeds %u",
-				  (unsigned long long)big, t->max_size);
-	if (p->req_size < t->min_size)
-		return xp_err_set(err, "%s message size %llu below %u", t->name,
-				  (unsigned long long)p->req_size, t->min_size);
-	if (p->threads * 2 * (big > (256u << 10) ? big : (256u << 10)) > BUFFER_BUDGET)
-		return xp_err_set(err, "%llu threads with %llu-byte messages need more "
-				  "than %llu MiB of buffers", (unsigned long long)p->threads,
-				  (unsigned long long)big,
-				  (unsigned long long)(BUFFER_BUDGET >> 20));
-	return 0;
-}
-
-/* The socket and path fields: well formed, and what this host offers. */
-static int check_path(const struct xp_session *s, const struct xp_msg_setup *p,
-		      struct xp_err *err)
-{
-	const struct xp_test *t = xp_test((int)p->test);
-
-	if (p->tos & ~(uint64_t)(XP_SETUP_TOS_SET | 0xff))
-		return xp_err_set(err, "TOS field 0x%llx out of range", (unsigned long long)p->tos);
-	if (p->sock_flags & ~(uint64_t)XP_SETUP_S_ALL)
-		return xp_err_set(err, "unknown socket flags 0x%llx",
-				  (unsigned long long)p->sock_flags);
-	if ((p->sock_flags & XP_SETUP_S_SENDFILE) && (t->udp || !t->bulk))
-		return xp_err_set(err, "sendfile asked for %s", t->name);
-	if (p->congestion[0] && xp_cc_check(p->congestion, "server", err))
-		return -1;
-	if ((p->sock_flags & XP_SETUP_S_FASTOPEN) && xp_tfo_check(2, "server", err))
-		return -1;
-	if ((p->sock_flags & XP_SETUP_S_FASTOPEN) && !s->cfg->listen_fastopen)
-		return xp_err_set(err, "server: its listening socket refused TCP_FASTOPEN");
-	if ((p->sock_flags & XP_SETUP_S_MPTCP) && !s->cfg->listen_mptcp)
-		return xp_err_set(err, "server: it listens with plain TCP, so MPTCP clients fall "
-				  "back to TCP (no MPTCP in its kernel, or net.mptcp.enabled was "
-				  "0 when it started)");
-	return 0;
-}
-
-static int check_setup(const struct xp_session *s, const struct xp_msg_setup *p,
-		       struct xp_err *err)
-{
-	const struct xp_server_cfg *c = s->cfg;
-
-	if (p->test > INT_MAX || !xp_test_find((int)p->test))
-		return xp_err_set(err, "unknown test type %llu", (unsigned long long)p->test);
-	if (!p->duration_ms || p->duration_ms * XP_NS_PER_MS > c->max_duration_ns)
-		return xp_err_set(err, "duration %llu ms outside 1..%llu ms (--max-duration)",
-				  (unsigned long long)p->duration_ms,
-				  (unsigned long long)(c->max_duration_ns / XP_NS_PER_MS));
-	if (!p->flows || p->flows > c->max_flows)
-		return xp_err_set(err, "%llu flows outside 1..%u (--max-flows)",
-				  (unsigned long long)p->flows, c->max_flows);
-	if (!p->threads || p->threads > c->max_threads)
-		return xp_err_set(err, "%llu threads outside 1..%u (--max-threads)",
-				  (unsigned long long)p->threads, c->max_threads);
-	if (p->flags & ~(uint64_t)XP_SETUP_F_ALL)
-		return xp_err_set(err, "unknown option flags 0x%llx",
-				  (unsigned long long)p->flags);
-	if (p->busy_poll_us > 1000000 || p->burst > 1024 || p->pace_burst > 1024)
-		return xp_err_set(err, "busy-poll, burst or pace-burst out of range");
-	if (xp_test((int)p->test)->udp && xp_test((int)p->test)->rr && !p->rr_timeout_ms)
-		return xp_err_set(err, "UDP_RR timeout 0");
-	if (xp_session_check_shape(p, err))
-		return -1;
-	if (p->sndbuf > (1u << 30) || p->rcvbuf > (1u << 30) || p->rcvlowat > (1u << 30))
-		return xp_err_set(err, "socket buffer or receive low-water mark above 1 GiB");
-	return check_sizes(s, p, err) || check_path(s, p, err) ? -1 : 0;
 }
 
 static void fill_run(struct xp_session *s)
@@ -150,18 +69,27 @@ static void fill_run(struct xp_session *s)
 	r->done_fd = -1;
 }
 
+/* The workers, without their threads and buffers: those come at READY,
+ * when the client has opened its flows (a SETUP alone costs little). */
 static int make_workers(struct xp_session *s, struct xp_err *err)
 {
 	const char *cpus = s->setup.cpus[0] ? s->setup.cpus : s->cfg->cpus;
+	uint64_t need;
+	int i;
 
 	fill_run(s);
 	if (s->run.quota_flows &&
 	    (s->run.done_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) < 0)
 		return xp_err_sys(err, errno, "eventfd for -n/-k");
-	if (xp_group_create(&s->group, &s->run, (int)s->setup.threads, cpus, "remote CPUs",
-			    err))
+	if (xp_group_create(&s->group, &s->run, (int)s->setup.threads, cpus,
+			    "remote CPUs", err))
 		return -1;
-	return xp_group_start(&s->group, err);
+	/* the flows wait in the mailboxes until READY: room for all of them
+	 * (a pipe holds 64 KiB unless told otherwise; best effort) */
+	need = (s->setup.flows / s->setup.threads + 1) * MAIL_BYTES + 4096;
+	for (i = 0; need > 65536 && i < s->group.n; i++)
+		fcntl(s->group.w[i].mbox[1], F_SETPIPE_SZ, (int)(need < (1u << 20) ? need : 1u << 20));
+	return 0;
 }
 
 static int wait_registered(struct xp_session *s, struct xp_err *err)
@@ -211,30 +139,105 @@ static int send_flows(struct xp_session *s, struct xp_err *err)
 	return 0;
 }
 
-/* Setup: parameters in, workers up, SETUP_OK out, flows in. */
+/* The local address of the control connection, port 0, IPv4-mapped
+ * addresses as IPv4: where the test's data listener binds. */
+static int ctl_local_addr(const struct xp_session *s, struct xp_addr *a,
+			  struct xp_err *err)
+{
+	const struct sockaddr_in6 *s6 = (const void *)&a->ss;
+
+	a->len = sizeof(a->ss);
+	if (getsockname(s->ctl_fd, (struct sockaddr *)&a->ss, &a->len))
+		return xp_err_sys(err, errno, "getsockname of the control connection");
+	if (a->ss.ss_family == AF_INET6 && IN6_IS_ADDR_V4MAPPED(&s6->sin6_addr)) {
+		struct sockaddr_in s4 = { .sin_family = AF_INET };
+
+		memcpy(&s4.sin_addr, &s6->sin6_addr.s6_addr[12], 4);
+		memset(&a->ss, 0, sizeof(a->ss));
+		memcpy(&a->ss, &s4, sizeof(s4));
+		a->len = sizeof(s4);
+	}
+	xp_addr_set_port(a, 0);
+	return 0;
+}
+
+/* The window scale and the first window a TCP receiver announces are
+ * fixed by its receive buffer during the handshake.  A buffer shrunk after
+ * accept() leaves the sender with a segment size (half the largest window
+ * it has seen) above every window the receiver can still offer, and the
+ * sender then waits for its persist timer, 200 ms, before each send
+ * (-w 8K over loopback: 0.001 instead of 2 Gbit/s).  So a TCP test that
+ * sets the server's buffers gets a listener of its own with the buffers set
+ * before the client learns its port (accepted sockets inherit them), as
+ * netperf's netserver does; port N keeps taking its data connections too,
+ * for a client that cannot reach this one.  The port, 0 if none is needed. */
+static int open_data_listener(struct xp_session *s, struct xp_err *err)
+{
+	struct xp_sockopts so = { .sndbuf = s->run.so.sndbuf, .rcvbuf = s->run.so.rcvbuf };
+	struct xp_addr a;
+
+	if (xp_test(s->run.test)->sock_type != SOCK_STREAM || (!so.sndbuf && !so.rcvbuf))
+		return 0;
+	if (ctl_local_addr(s, &a, err))
+		return -1;
+	s->data_lfd = xp_listen_tcp(&a, 1024, err);
+	if (s->data_lfd < 0 || xp_apply_sockopts(s->data_lfd, SOCK_STREAM, &so, err))
+		return -1;
+	a.len = sizeof(a.ss);
+	if (getsockname(s->data_lfd, (struct sockaddr *)&a.ss, &a.len) ||
+	    xp_set_nonblock(s->data_lfd, 1) || xp_server_watch_listener(s->srv, s->data_lfd))
+		return xp_err_sys(err, errno, "data listener for the test");
+	return xp_addr_port(&a);
+}
+
+/* Setup: the SETUP was admitted; workers made, SETUP_OK out, flows in,
+ * READY in, worker threads started. */
 static int setup(struct xp_session *s, struct xp_err *err)
 {
 	struct xp_msg m;
 
-	if (xp_ctl_expect(s->ctl_fd, &m, XP_MSG_SETUP, idle_ms(s), "client", err))
-		return -1;
-	s->setup = m.u.setup;
-	if (check_setup(s, &s->setup, err) || make_workers(s, err))
+	int port;
+
+	if (make_workers(s, err))
+		return -2;
+	port = open_data_listener(s, err);
+	if (port < 0)
 		return -2;
 	atomic_store(&s->ready, 1);
 	memset(&m, 0, sizeof(m));
+	m.u.setup_ok.data_port = (uint64_t)port;
 	m.type = XP_MSG_SETUP_OK;
 	m.u.setup_ok.cookie = s->cookie;
 	m.u.setup_ok.threads = (uint64_t)s->group.n;
+	m.u.setup_ok.heartbeat_ms = XP_HEARTBEAT_MS;
 	xp_group_cpus(&s->group, 0, m.u.setup_ok.cpus, sizeof(m.u.setup_ok.cpus));
-	if (send_msg(s, &m, err) || xp_ctl_expect(s->ctl_fd, &m, XP_MSG_READY, idle_ms(s), "client", err))
+	if (send_msg(s, &m, err) ||
+	    xp_ctl_expect(s->ctl_fd, &m, XP_MSG_READY, idle_ms(s), "client", err))
 		return -1;
+	if (xp_group_start(&s->group, err))
+		return -2;
+	atomic_store(&s->running, 1);
 	return wait_registered(s, err) ? -2 : 0;
+}
+
+/* After STOP the workers drain (up to seconds): heartbeats go on, so the
+ * client can tell a draining server from a frozen one.  The client sends
+ * none after STOP. */
+static void join_beating(struct xp_session *s, struct xp_live *live)
+{
+	struct xp_err ignored;
+
+	live->dead_ns = 0;
+	while (!xp_group_join_until(&s->group, xp_now_ns() + 200 * XP_NS_PER_MS))
+		if (xp_live_tick(live, &ignored)) {
+			/* a client gone now is seen when RESULT cannot be sent */
+		}
 }
 
 static int run(struct xp_session *s, struct xp_err *err)
 {
 	struct xp_cpu_snap a, b;
+	struct xp_live live;
 	struct xp_msg m;
 	int rc = setup(s, err);
 
@@ -248,11 +251,15 @@ static int run(struct xp_session *s, struct xp_err *err)
 	m.type = XP_MSG_GO;
 	if (send_msg(s, &m, err))
 		return -1;
+	/* heartbeats for a client that announced its own ("client": the log
+	 * line starts with its address) */
+	xp_live_init(&live, s->ctl_fd, "client", s->setup.heartbeat_ms ? XP_HEARTBEAT_MS : 0,
+		     s->setup.heartbeat_ms);
 	xp_group_cmd(&s->group, XP_CMD_GO);
-	if (xp_session_wait_stop(s, &a, err))
+	if (xp_session_wait_stop(s, &a, &live, err))
 		return -1;
 	xp_group_cmd(&s->group, XP_CMD_STOP);
-	xp_group_join(&s->group);
+	join_beating(s, &live);
 	xp_cpu_snap(&b);
 	if (send_flows(s, err))
 		return -1;
@@ -277,7 +284,16 @@ static void *session_main(void *arg)
 {
 	struct xp_session *s = arg;
 	struct xp_err err = { "" };
-	int rc = run(s, &err);
+	int rc;
+
+	if (s->agent) {
+		s->cfg->agent(s->ctl_fd, s->agent, s->peer, s->cfg->agent_ctx);
+		s->ok = 1;
+		if (write(s->done_fd, &s, sizeof(s)) != (ssize_t)sizeof(s))
+			xp_log(s->cfg->log, "%s: internal: cannot signal session end", s->peer);
+		return NULL;
+	}
+	rc = run(s, &err);
 
 	s->ok = rc == 0;
 	if (rc) {
@@ -312,6 +328,9 @@ void xp_session_destroy(struct xp_session *s)
 	xp_group_destroy(&s->group);
 	if (s->run.quota_flows && s->run.done_fd >= 0)
 		close(s->run.done_fd);
+	if (s->data_lfd >= 0)
+		close(s->data_lfd); /* this closes its epoll entry too */
+	free(s->agent);
 	free(s->seen);
 	close(s->ctl_fd);
 	free(s);

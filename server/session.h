@@ -12,25 +12,44 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
+#include "common/auth.h"
 #include "common/engine/group.h"
+#include "common/live.h"
+#include "common/sock.h"
 #include "proto/msg.h"
 #include "server/server.h"
 
+/* What a test may hold at most, reserved in the server's budget from its
+ * admission until it is destroyed (server/limits.c). */
+struct xp_cost {
+	uint64_t mem, flows, fds, threads, spin;
+};
+
 struct xp_session {
 	uint64_t cookie;
+	uint8_t udp_key[XP_AUTH_NONCE_LEN]; /* keys this test's UDP challenges */
 	int ctl_fd;
+	int data_lfd;        /* the test's own TCP data listener, or -1 */
+	struct xp_server *srv;
+	struct xp_addr addr; /* the control connection's peer */
 	char peer[80];
 	const struct xp_server_cfg *cfg;
 	int done_fd;
 	pthread_t thr;
-	_Atomic int ready;
-	struct xp_msg_setup setup;
+	_Atomic int ready;   /* workers created: data flows may be routed */
+	_Atomic int running; /* worker threads started (at READY) */
+	struct xp_msg_setup setup; /* admitted by the accept loop */
+	struct xp_cost cost;
 	struct xp_run run;
 	struct xp_group group; /* the test's workers on this side */
 	uint8_t *seen; /* accept loop only: persistent flows already routed */
 	int ok;        /* the test completed and RESULT was sent */
+	struct xp_msg_agent_run *agent; /* an agent's run instead of a test */
 };
 
+/* The accept loop admitted the SETUP in s->setup: run the test in a
+ * thread of its own.  Its workers are created at once (no threads yet),
+ * their threads and buffers when the client says READY. */
 int xp_session_start(struct xp_session *s, struct xp_err *err);
 /* The test shape's part of SETUP (server/session_shape.c): --bidir,
  * -n/-k, --omit.  0, or -1 with err. */
@@ -39,7 +58,8 @@ int xp_session_check_shape(const struct xp_msg_setup *p, struct xp_err *err);
  * the CPU snapshot `a` start again) and sending DONE once the server's
  * -n/-k senders are done.  0 at STOP, or -1 with err. */
 struct xp_cpu_snap;
-int xp_session_wait_stop(struct xp_session *s, struct xp_cpu_snap *a, struct xp_err *err);
+int xp_session_wait_stop(struct xp_session *s, struct xp_cpu_snap *a, struct xp_live *live,
+			 struct xp_err *err);
 /* After the thread has ended: join, destroy workers, close, free. */
 void xp_session_destroy(struct xp_session *s);
 /* Accept loop: abort a running session (server shutting down). */

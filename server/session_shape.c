@@ -2,7 +2,9 @@
 /* A session between GO and STOP, where the test's shape asks for more
  * than waiting: MEASURE (--omit is over: the server's workers count again
  * from now, and its CPU use with them) and, with -n/-k, DONE once the
- * server's senders have sent all of their shares. */
+ * server's senders have sent all of their shares; and heartbeats both
+ * ways all along (common/live.h), so a client that froze or was cut off
+ * is given up after a few seconds. */
 #include "server/session.h"
 
 #include <errno.h>
@@ -14,6 +16,7 @@
 #include "common/clock.h"
 #include "common/cpu.h"
 #include "common/ctl.h"
+#include "common/live.h"
 #include "common/tests.h"
 
 #define STOP_GRACE_MS 30000
@@ -60,13 +63,16 @@ static int send_done(struct xp_session *s, struct xp_err *err)
 	return xp_ctl_send(s->ctl_fd, &m, 5000, "client", err);
 }
 
-/* One control message: 1 for STOP, 0 for MEASURE, -1 otherwise. */
-static int on_message(struct xp_session *s, struct xp_cpu_snap *a, struct xp_err *err)
+/* One control message: 1 for STOP, 0 for MEASURE or a heartbeat, -1
+ * otherwise. */
+static int on_message(struct xp_session *s, struct xp_cpu_snap *a, struct xp_live *live,
+		      struct xp_err *err)
 {
 	struct xp_msg m;
+	int rc = xp_live_recv(live, &m, err);
 
-	if (xp_ctl_recv(s->ctl_fd, &m, 5000, "client", err))
-		return -1;
+	if (rc <= 0)
+		return rc;
 	if (m.type == XP_MSG_STOP)
 		return 1;
 	if (m.type == XP_MSG_MEASURE && s->setup.omit_ms) {
@@ -79,8 +85,10 @@ static int on_message(struct xp_session *s, struct xp_cpu_snap *a, struct xp_err
 	return xp_err_set(err, "client: expected STOP, got %s", xp_msg_type_name(m.type));
 }
 
-int xp_session_wait_stop(struct xp_session *s, struct xp_cpu_snap *a, struct xp_err *err)
+int xp_session_wait_stop(struct xp_session *s, struct xp_cpu_snap *a, struct xp_live *live,
+			 struct xp_err *err)
 {
+	/* both checked at admission (server/limits.c): no overflow */
 	uint64_t wait = (s->setup.duration_ms + s->setup.omit_ms + STOP_GRACE_MS) * XP_NS_PER_MS;
 	uint64_t deadline = xp_now_ns() + wait;
 	struct pollfd p[2] = { { .fd = s->ctl_fd, .events = POLLIN },
@@ -96,7 +104,7 @@ int xp_session_wait_stop(struct xp_session *s, struct xp_cpu_snap *a, struct xp_
 		if (now >= deadline)
 			return xp_err_set(err, "client: no STOP within %llu ms of GO",
 					  (unsigned long long)(wait / XP_NS_PER_MS));
-		k = poll(p, n, ms > 1000 ? 1000 : ms);
+		k = poll(p, n, xp_live_sleep_ms(live, ms > 1000 ? 1000 : ms));
 		if (k < 0 && errno != EINTR)
 			return xp_err_sys(err, errno, "poll the control connection");
 		if (k > 0 && n == 2 && (p[1].revents & POLLIN)) {
@@ -105,7 +113,9 @@ int xp_session_wait_stop(struct xp_session *s, struct xp_cpu_snap *a, struct xp_
 			n = 1; /* once */
 		}
 		if (k > 0 && p[0].revents)
-			rc = on_message(s, a, err);
+			rc = on_message(s, a, live, err);
+		if (rc == 0 && xp_live_tick(live, err))
+			return -1;
 	}
 	return rc < 0 ? -1 : 0;
 }

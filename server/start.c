@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -29,6 +30,50 @@ void xp_server_cfg_from_opts(const struct xp_opts *o, struct xp_server_cfg *c)
 	c->verbose = o->verbose;
 	c->log = stderr;
 	c->sigfd = -1;
+	c->max_tests_per_addr = (uint32_t)o->max_tests_per_addr;
+	c->max_pending_per_addr = (uint32_t)o->max_pending_per_addr;
+	c->header_timeout_ns = o->header_timeout;
+	c->total_memory = o->total_memory;
+	c->total_threads = (uint32_t)o->total_threads;
+	c->total_flows = o->total_flows;
+	c->allow_spin = o->allow_spin;
+}
+
+int xp_server_load_auth(const struct xp_opts *o, struct xp_server_cfg *c,
+			struct xp_auth_key *key, struct xp_err *err)
+{
+	c->auth = NULL;
+	if (!o->auth_file)
+		return 0;
+	if (xp_auth_key_load(o->auth_file, key, err))
+		return -1;
+	c->auth = key;
+	return 0;
+}
+
+void xp_raise_fd_limit(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
+/* --max-tests x --max-flows descriptors, at worst: more than the limit? */
+static void warn_fds(const struct xp_server_cfg *c)
+{
+	struct rlimit rl;
+	unsigned long long need = (unsigned long long)c->max_tests * c->max_flows;
+
+	if (!c->log || getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur == RLIM_INFINITY ||
+	    need <= rl.rlim_cur)
+		return;
+	fprintf(c->log, "xperf: warning: --max-tests %u x --max-flows %u = %llu flows, "
+		"more than the %llu descriptors the server may open (ulimit -n): tests "
+		"that do not fit are refused (\"server busy\")\n", c->max_tests, c->max_flows,
+		need, (unsigned long long)rl.rlim_cur);
 }
 
 static int daemonize(const struct xp_opts *o, FILE **log)
@@ -52,14 +97,22 @@ static int daemonize(const struct xp_opts *o, FILE **log)
 	return 0;
 }
 
-int xp_server_main(const struct xp_opts *o)
+int xp_server_main(const struct xp_opts *o, xp_agent_fn agent, void *agent_ctx)
 {
 	struct xp_server_cfg cfg;
+	struct xp_auth_key key;
 	struct xp_server *s;
 	struct xp_err err;
 	int rc;
 
+	xp_raise_fd_limit();
 	xp_server_cfg_from_opts(o, &cfg);
+	cfg.agent = agent;
+	cfg.agent_ctx = agent_ctx;
+	if (xp_server_load_auth(o, &cfg, &key, &err)) {
+		fprintf(stderr, "xperf: %s\n", err.msg);
+		return XP_EXIT_FAIL;
+	}
 	if (o->logfile && !(cfg.log = fopen(o->logfile, "ae"))) {
 		fprintf(stderr, "xperf: logfile %s: %s\n", o->logfile, strerror(errno));
 		return XP_EXIT_FAIL;
@@ -77,9 +130,13 @@ int xp_server_main(const struct xp_opts *o)
 		return XP_EXIT_FAIL;
 	}
 	if (cfg.log)
-		fprintf(cfg.log, "xperf: listening on port %u%s\n", xp_server_port(s),
-			xp_server_cfg(s)->listen_mptcp ? " (MPTCP and TCP)" : "");
+		fprintf(cfg.log, "xperf: listening on port %u%s%s%s\n", xp_server_port(s),
+			xp_server_cfg(s)->listen_mptcp ? " (MPTCP and TCP)" : "",
+			cfg.auth ? " (clients must authenticate: --auth-file)" : "",
+			cfg.agent ? " (agent: runs tests for authenticated controllers)" : "");
+	warn_fds(&cfg);
 	rc = xp_server_run(s);
 	xp_server_close(s);
+	xp_auth_key_wipe(&key);
 	return rc ? XP_EXIT_FAIL : XP_EXIT_OK;
 }

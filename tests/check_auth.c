@@ -96,15 +96,20 @@ START_TEST(test_mode_check)
 {
 	struct xp_err err;
 
-	ck_assert_int_eq(xp_auth_mode_check("k", S_IFREG | 0600, &err), 0);
-	ck_assert_int_eq(xp_auth_mode_check("k", S_IFREG | 0400, &err), 0);
-	ck_assert_int_eq(xp_auth_mode_check("/tmp/k", S_IFREG | 0644, &err), -1);
+	ck_assert_int_eq(xp_auth_mode_check("k", S_IFREG | 0600, 1000, &err), 0);
+	ck_assert_int_eq(xp_auth_mode_check("k", S_IFREG | 0400, 1000, &err), 0);
+	/* root-owned, group may read: a Kubernetes Secret with an fsGroup */
+	ck_assert_int_eq(xp_auth_mode_check("k", S_IFREG | 0440, 0, &err), 0);
+	ck_assert_int_eq(xp_auth_mode_check("k", S_IFREG | 0440, 1000, &err), -1);
+	ck_assert_int_eq(xp_auth_mode_check("k", S_IFREG | 0460, 0, &err), -1);
+	ck_assert_int_eq(xp_auth_mode_check("k", S_IFREG | 0444, 0, &err), -1);
+	ck_assert_int_eq(xp_auth_mode_check("/tmp/k", S_IFREG | 0644, 1000, &err), -1);
 	assert_err_has(&err, "Permissions 0644 for '/tmp/k' are too open");
-	ck_assert_int_eq(xp_auth_mode_check("k", S_IFREG | 0640, &err), -1);
+	ck_assert_int_eq(xp_auth_mode_check("k", S_IFREG | 0640, 1000, &err), -1);
 	assert_err_has(&err, "0640");
-	ck_assert_int_eq(xp_auth_mode_check("k", S_IFREG | 0602, &err), -1);
+	ck_assert_int_eq(xp_auth_mode_check("k", S_IFREG | 0602, 1000, &err), -1);
 	assert_err_has(&err, "0602");
-	ck_assert_int_eq(xp_auth_mode_check("k", S_IFDIR | 0700, &err), -1);
+	ck_assert_int_eq(xp_auth_mode_check("k", S_IFDIR | 0700, 1000, &err), -1);
 	assert_err_has(&err, "'k' is not a regular file");
 }
 END_TEST

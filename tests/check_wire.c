@@ -15,7 +15,8 @@
 static const uint16_t all_types[] = {
 	XP_MSG_SETUP, XP_MSG_SETUP_OK, XP_MSG_READY, XP_MSG_GO,
 	XP_MSG_STOP,  XP_MSG_RESULT,   XP_MSG_ERROR, XP_MSG_FLOW,
-	XP_MSG_MEASURE, XP_MSG_DONE,
+	XP_MSG_MEASURE, XP_MSG_DONE, XP_MSG_HEARTBEAT,
+	XP_MSG_AUTH_HELLO, XP_MSG_AUTH_CHALLENGE, XP_MSG_AUTH_RESPONSE, XP_MSG_AUTH_OK,
 };
 #define NTYPES (sizeof(all_types) / sizeof(all_types[0]))
 
@@ -102,6 +103,7 @@ static void fill_setup(struct xp_msg_setup *s)
 	s->quota = 0x6666666666666666ull;
 	s->omit_ms = 0x7777777777777777ull;
 	fill_str(s->cpus, XP_MSG_STR_MAX, 1);
+	s->heartbeat_ms = 0x6666666666666666ull;
 }
 
 /* Every number of the side result (proto/result.def), each distinct. */
@@ -136,6 +138,18 @@ static void fill_msg(struct xp_msg *m, uint16_t type)
 		m->u.setup_ok.cookie = 0xfedcba9876543210ull;
 		m->u.setup_ok.threads = UINT64_MAX;
 		fill_str(m->u.setup_ok.cpus, XP_MSG_STR_MAX, 3);
+		m->u.setup_ok.data_port = 65535;
+		m->u.setup_ok.heartbeat_ms = 1000;
+		break;
+	case XP_MSG_AUTH_HELLO:
+	case XP_MSG_AUTH_CHALLENGE:
+		for (size_t i = 0; i < XP_MSG_AUTH_LEN; i++)
+			m->u.auth.nonce[i] = (uint8_t)(i * 7); /* NUL bytes included */
+		break;
+	case XP_MSG_AUTH_RESPONSE:
+	case XP_MSG_AUTH_OK:
+		for (size_t i = 0; i < XP_MSG_AUTH_LEN; i++)
+			m->u.auth.mac[i] = (uint8_t)(255 - i);
 		break;
 	case XP_MSG_STOP:
 		m->u.stop.datagrams_sent = UINT64_MAX;
@@ -263,11 +277,11 @@ END_TEST
 START_TEST(test_wire_bytes_exact)
 {
 	static const uint8_t stop[] = {
-		0x58, 0x50, 0x43, 0x54, 0, 1, 0, 5, 0, 0, 0, 12,
+		0x58, 0x50, 0x43, 0x54, 0, 2, 0, 5, 0, 0, 0, 12,
 		0, 1, 0, 8, 1, 2, 3, 4, 5, 6, 7, 8,
 	};
 	static const uint8_t error[] = {
-		0x58, 0x50, 0x43, 0x54, 0, 1, 0, 7, 0, 0, 0, 18,
+		0x58, 0x50, 0x43, 0x54, 0, 2, 0, 7, 0, 0, 0, 18,
 		0, 1, 0, 8, 0, 0, 0, 0, 0, 0, 0, 42,
 		0, 2, 0, 2, 'h', 'i',
 	};
@@ -305,7 +319,7 @@ START_TEST(test_empty_bodies_and_missing_fields)
 	memset(&m, 0, sizeof(m));
 	m.type = XP_MSG_SETUP_OK;
 	n = xp_msg_encode(&m, buf, sizeof(buf));
-	ck_assert_uint_eq(n, XP_MSG_HDR_LEN + 2 * 12);
+	ck_assert_uint_eq(n, XP_MSG_HDR_LEN + 4 * 12); /* cookie, threads, data_port, heartbeat_ms */
 	/* ...and accepted with length 0. */
 	n = XP_MSG_HDR_LEN + put_tlv(buf + XP_MSG_HDR_LEN, 3, 0, NULL);
 	put_hdr(buf, XP_PROTO_VERSION, XP_MSG_SETUP_OK, (uint32_t)n - 12);
@@ -542,8 +556,10 @@ START_TEST(test_reject_wrong_version)
 
 	fill_msg(&m, XP_MSG_SETUP);
 	n = xp_msg_encode(&m, buf, sizeof(buf));
-	be16(buf + 4, 2);
-	expect_reject(buf, n, "protocol version 2, this build speaks 1");
+	be16(buf + 4, 1);
+	expect_reject(buf, n, "protocol version 1, this build speaks 2");
+	be16(buf + 4, 3);
+	expect_reject(buf, n, "protocol version 3");
 	be16(buf + 4, 0);
 	expect_reject(buf, n, "protocol version 0");
 	be16(buf + 4, 0xffff);
@@ -679,10 +695,12 @@ START_TEST(test_unknown_tags_skipped)
 	n += put_u64_tlv(buf + n, 1, in.u.setup_ok.cookie);
 	n += put_tlv(buf + n, 0xffff, sizeof(big), big); /* long, with NULs */
 	n += put_u64_tlv(buf + n, 2, in.u.setup_ok.threads);
-	n += put_tlv(buf + n, 4, 3, "abc"); /* 4 is not a SETUP_OK tag */
+	n += put_tlv(buf + n, 5, 3, "abc"); /* 5 is not a SETUP_OK tag */
 	n += put_tlv(buf + n, 3, (uint16_t)strlen(in.u.setup_ok.cpus),
 		     in.u.setup_ok.cpus);
 	n += put_u64_tlv(buf + n, 1000, 5);
+	n += put_u64_tlv(buf + n, 70, in.u.setup_ok.heartbeat_ms);
+	n += put_u64_tlv(buf + n, 4, in.u.setup_ok.data_port);
 	put_hdr(buf, XP_PROTO_VERSION, XP_MSG_SETUP_OK, (uint32_t)n - 12);
 	expect_accept(buf, n, &out);
 	in.version = XP_PROTO_VERSION;

@@ -302,12 +302,11 @@ def want_auth(objs):
     objs = copy.deepcopy(objs)
     spec = find(objs, "DaemonSet")["spec"]["template"]["spec"]
     spec["volumes"] = [{"name": "auth", "secret": {"secretName": "xperf-auth",
-                                                   "defaultMode": 0o400}}]
+                                                   "defaultMode": 0o440}}]
     c = spec["containers"][0]
     c["volumeMounts"] = [{"name": "auth", "mountPath": "/etc/xperf", "readOnly": True}]
     c["args"] = c["args"] + ["--auth-file", "/etc/xperf/key"]
-    spec["securityContext"] = {"runAsNonRoot": False, "runAsUser": 0, "runAsGroup": 0,
-                               "seccompProfile": {"type": "RuntimeDefault"}}
+    spec["securityContext"]["fsGroup"] = 65532
     return objs
 
 

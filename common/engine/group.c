@@ -66,6 +66,16 @@ void xp_group_join(struct xp_group *g)
 		xp_worker_join(&g->w[i]);
 }
 
+int xp_group_join_until(struct xp_group *g, uint64_t deadline)
+{
+	int i;
+
+	for (i = 0; i < g->n; i++)
+		if (!xp_worker_join_until(&g->w[i], deadline))
+			return 0;
+	return 1;
+}
+
 void xp_group_destroy(struct xp_group *g)
 {
 	int i;

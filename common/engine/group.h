@@ -22,6 +22,8 @@ int xp_group_create(struct xp_group *g, struct xp_run *run, int n, const char *c
 int xp_group_start(struct xp_group *g, struct xp_err *err);
 void xp_group_cmd(struct xp_group *g, int cmd);
 void xp_group_join(struct xp_group *g);
+/* Join what ends before deadline (xp_now_ns time).  1: all joined. */
+int xp_group_join_until(struct xp_group *g, uint64_t deadline);
 /* Stop (abort), join and free everything. */
 void xp_group_destroy(struct xp_group *g);
 /* The CPUs the workers were placed on ("0,1"), or, with ran, the CPUs

@@ -15,8 +15,8 @@
  * reads with recvmmsg and, with UDP_GRO, each message may carry several
  * datagrams of gso_size bytes (with one receive time).  Every datagram
  * keeps its own sequence number either way.  A server's flow socket
- * answers a client's repeated hello (its first ack was lost) whichever
- * way the data goes. */
+ * echoes a client's repeated confirm (proto/hello.h: its first echo was
+ * lost) whichever way the data goes. */
 #include <errno.h>
 #include <netinet/in.h>
 #include <netinet/udp.h>
@@ -31,6 +31,7 @@
 #include "common/engine/seqwin.h"
 #include "common/engine/udp_int.h"
 #include "proto/be.h"
+#include "proto/hello.h"
 #include "proto/msg.h"
 
 #ifndef UDP_SEGMENT
@@ -60,14 +61,13 @@ static struct udp_state *us(struct xp_flow *f)
 	return xp_flow_state(f);
 }
 
-/* A repeated hello (its first ack was lost) is acknowledged again. */
+/* A repeated confirm (its echo was lost) is echoed again: the flow's
+ * socket is connected to the address that proved itself. */
 int xp_udp_is_hello(const struct xp_worker *w, const void *buf, size_t n)
 {
 	uint64_t cookie;
-	uint32_t idx;
 
-	return n == XP_DATA_HELLO_LEN &&
-	       xp_data_hello_decode(buf, n, &cookie, &idx) == 0 &&
+	return xp_udp_confirm_decode(buf, n, &cookie, NULL, NULL) == 0 &&
 	       cookie == w->run->cookie;
 }
 
@@ -229,9 +229,9 @@ static int send_batch(struct xp_flow *f, uint32_t n)
 	return send_error(f);
 }
 
-/* What arrives on a sender's socket: a client's repeated hello (its first
- * ack was lost), which a server answers again, or ICMP errors for earlier
- * datagrams (counted); anything else is dropped. */
+/* What arrives on a sender's socket: a client's repeated confirm (its
+ * first echo was lost), which a server echoes again, or ICMP errors for
+ * earlier datagrams (counted); anything else is dropped. */
 static void tx_drain(struct xp_flow *f)
 {
 	struct xp_worker *w = f->w;

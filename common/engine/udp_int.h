@@ -30,8 +30,8 @@ struct xp_mmsg {
 /* The worker's batch area with receive buffers of at least bufsz bytes;
  * NULL when out of memory. */
 struct xp_mmsg *xp_udp_mmsg_get(struct xp_worker *w, size_t bufsz);
-/* A datagram that is this test's data hello (a client repeats it until
- * the server's flow socket echoes it). */
+/* A datagram that is this test's UDP confirm (proto/hello.h: a client
+ * repeats it until the server's flow socket echoes it). */
 int xp_udp_is_hello(const struct xp_worker *w, const void *buf, size_t n);
 /* A send or receive error that does not end a UDP flow: EAGAIN, EINTR,
  * ECONNREFUSED (an ICMP error for an earlier datagram), ENOBUFS (a full

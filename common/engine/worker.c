@@ -111,7 +111,7 @@ int xp_worker_init(struct xp_worker *w, int id, int cpu, struct xp_run *run,
 		if (xp_mailbox_open(w->mbox) || epoll_add(w->epfd, w->mbox[0], &tag_mbox))
 			return xp_err_sys(err, errno, "worker %d: mailbox socketpair", id);
 	}
-	return alloc_bufs(w, err);
+	return 0; /* buffers come with the thread (xp_worker_start) */
 }
 
 static void take_mail(struct xp_worker *w)
@@ -445,10 +445,13 @@ static void *worker_main(void *arg)
 
 int xp_worker_start(struct xp_worker *w, struct xp_err *err)
 {
-	int *fds = malloc((w->nlive + 1) * sizeof(*fds));
+	int *fds;
 	uint32_t i, n = 0;
 	int rc;
 
+	if (!w->buf && alloc_bufs(w, err))
+		return -1;
+	fds = malloc((w->nlive + 1) * sizeof(*fds));
 	if (!fds)
 		return xp_err_set(err, "worker %d: out of memory", w->id);
 	for (i = 0; i < w->nlive; i++)
@@ -478,12 +481,12 @@ void xp_worker_cmd(struct xp_worker *w, int cmd)
 }
 
 /* Kicks every 10 ms while waiting, in case a kick was lost (see above). */
-void xp_worker_join(struct xp_worker *w)
+int xp_worker_join_until(struct xp_worker *w, uint64_t deadline)
 {
 	struct timespec t;
 
 	if (!w->started)
-		return;
+		return 1;
 	for (;;) {
 		clock_gettime(CLOCK_REALTIME, &t);
 		t.tv_nsec += 10 * XP_NS_PER_MS;
@@ -494,8 +497,16 @@ void xp_worker_join(struct xp_worker *w)
 		if (pthread_timedjoin_np(w->thr, NULL, &t) != ETIMEDOUT)
 			break;
 		xp_worker_kick(w);
+		if (xp_now_ns() >= deadline)
+			return 0;
 	}
 	w->started = 0;
+	return 1;
+}
+
+void xp_worker_join(struct xp_worker *w)
+{
+	xp_worker_join_until(w, UINT64_MAX);
 }
 
 int xp_worker_mail(struct xp_worker *w, int fd, uint32_t idx)

@@ -135,6 +135,10 @@ struct xp_side_ops {
 	/* The warm-up is over (may be NULL): what the flow has under way
 	 * completes in the measured part, so count its sending there. */
 	void (*measure)(struct xp_flow *f);
+	/* Direct mode for a bulk flow alone on its worker (may be NULL): one
+	 * blocking send or receive, as the plainest loop would do it
+	 * (common/engine/direct.c).  An interrupted call just returns. */
+	void (*direct)(struct xp_flow *f);
 };
 
 /* The callbacks a side of a test runs (the engine column of
@@ -185,6 +189,9 @@ struct xp_worker {
 	char errmsg[XP_ERR_MAX];
 };
 
+/* The worker's epoll set, command eventfd and (server) mailbox; its
+ * buffers and histograms come with its thread, at xp_worker_start, so a
+ * test that never starts costs little. */
 int xp_worker_init(struct xp_worker *w, int id, int cpu, struct xp_run *run,
 		   struct xp_err *err);
 /* Client: give a connected socket (or -1 for a TCP_CRR slot) before start;
@@ -194,6 +201,9 @@ int xp_worker_add_flow(struct xp_worker *w, int fd, uint32_t idx,
 int xp_worker_start(struct xp_worker *w, struct xp_err *err);
 void xp_worker_cmd(struct xp_worker *w, int cmd);
 void xp_worker_join(struct xp_worker *w);
+/* The same, giving up at deadline (xp_now_ns time).  1: joined (or never
+ * started); 0: still running. */
+int xp_worker_join_until(struct xp_worker *w, uint64_t deadline);
 /* Closes everything, including sockets still waiting in the mailbox. */
 void xp_worker_destroy(struct xp_worker *w);
 /* Ask for a snapshot (any thread); it is ready when xp_worker_snap_ready

@@ -9,13 +9,16 @@ import time
 
 MAGIC = 0x58504354          # "XPCT"
 DATA_MAGIC = 0x58504454     # "XPDT"
-VERSION = 1
+VERSION = 2                 # 2: UDP flows prove their address, auth, heartbeats
 HDR = struct.Struct(">IHHI")
 BODY_MAX = 16384
 
 SETUP, SETUP_OK, READY, GO, STOP, RESULT, ERROR, TCPINFO = range(1, 9)
+HEARTBEAT = 20
 TYPE_NAMES = {1: "SETUP", 2: "SETUP_OK", 3: "READY", 4: "GO", 5: "STOP",
-              6: "RESULT", 7: "ERROR", 8: "TCPINFO"}
+              6: "RESULT", 7: "ERROR", 8: "TCPINFO", 20: "HEARTBEAT",
+              21: "AUTH_HELLO", 22: "AUTH_CHALLENGE", 23: "AUTH_RESPONSE",
+              24: "AUTH_OK"}
 TESTS = {"TCP_STREAM": 1, "TCP_MAERTS": 2, "TCP_RR": 3, "TCP_CRR": 4,
          "UDP_STREAM": 5, "UDP_RR": 6}
 F_SPIN, F_NO_GSO, F_ZEROCOPY = 1, 2, 4
@@ -28,9 +31,10 @@ FIELDS = {
             "nodelay": (7, "u"), "sndbuf": (8, "u"), "rcvbuf": (9, "u"),
             "rr_timeout_ms": (10, "u"), "flags": (11, "u"), "cpus": (12, "s"),
             "busy_poll_us": (13, "u"), "rate_bps": (14, "u"), "burst": (15, "u"),
-            "pace_burst": (16, "u"), "rcvlowat": (17, "u")},
-    SETUP_OK: {"cookie": (1, "u"), "threads": (2, "u"), "cpus": (3, "s")},
-    READY: {}, GO: {},
+            "pace_burst": (16, "u"), "rcvlowat": (17, "u"), "heartbeat_ms": (70, "u")},
+    SETUP_OK: {"cookie": (1, "u"), "threads": (2, "u"), "cpus": (3, "s"),
+               "heartbeat_ms": (70, "u")},
+    READY: {}, GO: {}, HEARTBEAT: {},
     STOP: {"datagrams_sent": (1, "u")},
     RESULT: {"elapsed_ns": (1, "u"), "bytes_sent": (2, "u"),
              "bytes_received": (3, "u"), "datagrams_sent": (4, "u"),

@@ -1,0 +1,43 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# Small socket buffers (-w) set on the server before the TCP handshake.
+# A receive buffer shrunk after accept() left the sender with a segment
+# size (half the 64 KiB window announced in the handshake) that never fit
+# the receiver's window again: the sender then waited 200 ms for its
+# persist timer before every send, 0.3 MiB/s instead of hundreds.
+. "${srcdir:-.}/tests/lib.sh"
+
+start_server
+run() { # NAME ARGS...
+	name=$1; shift
+	timeout 30 "$XPERF" -p "$PORT" --json "$@" >"$TMP/$name.json" 2>"$TMP/$name.err" ||
+		{ cat "$TMP/$name.err" >&2; fail "$name: exit status"; }
+}
+
+# 1 s at -w 8K moved 0.1-0.8 MiB before the fix, 20 MiB or more after
+# (on a loaded 2-CPU machine); 4 MiB sits well between the two.
+run w8k -c 127.0.0.1 -t TCP_STREAM -l 1 -m 4096 -w 8192
+check "$TMP/w8k.json" 'e["sum_received"]["bytes"] >= 4 << 20' "-w 8K stream stalls"
+# the sender's segments fit the window the receiver can offer (the bug
+# showed mss 32768: half of the 64 KiB first window)
+check "$TMP/w8k.json" 'e["tcp_info"]["local"]["mss_bytes"] <= 8192' "sender segment size above the window"
+
+# the server's send buffer alone (TCP_MAERTS), and the test's own data
+# port used by every connection of a TCP_CRR test
+run maerts -c 127.0.0.1 -t TCP_MAERTS -l 1 -m 4096 -w 8192
+check "$TMP/maerts.json" 'e["sum_received"]["bytes"] >= 4 << 20' "-w 8K TCP_MAERTS"
+run crr -c 127.0.0.1 -t TCP_CRR -l 1 -w 8192
+check "$TMP/crr.json" 'e["rr"]["transactions"] == e["rr"]["server_transactions"] > 0' "TCP_CRR on the test's data port"
+
+# IPv6: the data listener binds to the control connection's address
+if "$XPERF" -c ::1 -p "$PORT" -t TCP_RR -l 0.2 >/dev/null 2>&1; then
+	run v6 -c ::1 -6 -t TCP_STREAM -l 1 -m 4096 -w 8192
+	check "$TMP/v6.json" 'e["sum_received"]["bytes"] >= 4 << 20' "-w 8K over IPv6"
+else
+	echo "small_buffers: no IPv6 loopback here, IPv6 case not run"
+fi
+
+# without -w no data port of its own: the server's port serves as before
+run plain -c 127.0.0.1 -t TCP_STREAM -l 0.5
+check "$TMP/plain.json" 'e["sum_received"]["bytes"] > 0' "default buffers"
+echo "small_buffers: ok"
