@@ -233,9 +233,24 @@ static int wait_test(struct xp_i3c *cl, struct xp_client_result *r, struct xp_er
 	return rc;
 }
 
+/* The copies of the sockets (TCP_INFO for the hooks) close before the
+ * streams stop: a stream kept open by one would send no FIN when its
+ * worker closes it, and a stock server reading a whole block would wait. */
+static void close_copies(struct xp_i3c *cl)
+{
+	uint32_t i;
+
+	for (i = 0; i < XP_I3_STREAMS_MAX; i++)
+		if (cl->out->streams[i].fd >= 0) {
+			close(cl->out->streams[i].fd);
+			cl->out->streams[i].fd = -1;
+		}
+}
+
 /* Senders stopped and drained, TEST_END, receivers to the end. */
 static int end_test(struct xp_i3c *cl, struct xp_err *err)
 {
+	close_copies(cl);
 	xp_i3_side_stop(&cl->side, XP_I3_TX);
 	if (cl->side.nflows[XP_I3_TX])
 		usleep(READ_GRACE_MS * 1000);
@@ -299,7 +314,6 @@ static int run(struct xp_i3c *cl, struct xp_client_result *r, struct xp_err *err
 
 static void cleanup(struct xp_i3c *cl)
 {
-	uint32_t i;
 	int dir;
 
 	if (cl->side_made)
@@ -308,9 +322,7 @@ static void cleanup(struct xp_i3c *cl)
 		xp_iv_free(cl->iv[dir]);
 	xp_iv_free(cl->prog);
 	free(cl->iv_bytes);
-	for (i = 0; i < XP_I3_STREAMS_MAX; i++)
-		if (cl->out->streams[i].fd >= 0)
-			close(cl->out->streams[i].fd);
+	close_copies(cl);
 	if (cl->done_fd >= 0)
 		close(cl->done_fd);
 	if (cl->ctl >= 0)

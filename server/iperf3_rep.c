@@ -211,6 +211,21 @@ void xp_i3rep_omit_over(struct xp_i3sess *s)
 	r->next = r->h->interval_ns ? r->t0 + r->h->interval_ns : 0;
 }
 
+/* The copies must go before the streams end: a stream whose worker has
+ * closed it would otherwise stay open, and a stock client blocked in a
+ * read of a whole block would wait for the FIN that does not come. */
+void xp_i3rep_release(struct xp_i3sess *s)
+{
+	struct xp_i3rep *r = s->rep;
+	uint32_t i;
+
+	for (i = 0; r && r->fd && i < r->n; i++)
+		if (r->fd[i] >= 0) {
+			close(r->fd[i]);
+			r->fd[i] = -1;
+		}
+}
+
 void xp_i3rep_theirs(struct xp_i3sess *s, const struct xp_i3_results *res)
 {
 	if (s->rep && s->rep->theirs)
@@ -237,13 +252,10 @@ void xp_i3rep_end(struct xp_i3sess *s, const char *error)
 void xp_i3rep_free(struct xp_i3sess *s)
 {
 	struct xp_i3rep *r = s->rep;
-	uint32_t i;
 
 	if (!r)
 		return;
-	for (i = 0; r->fd && i < r->n; i++)
-		if (r->fd[i] >= 0)
-			close(r->fd[i]);
+	xp_i3rep_release(s);
 	free(r->sender);
 	free(r->fd);
 	free(r->addr);

@@ -275,6 +275,7 @@ static int finish(struct xp_i3sess *s, struct i3_run *r, struct xp_err *err)
 	int st;
 
 	xp_i3rep_tick(s, 1);
+	xp_i3rep_release(s);
 	s->side.run[XP_I3_RX].t_end_ref = xp_now_ns();
 	xp_i3_side_stop(&s->side, XP_I3_TX);
 	xp_cpu_snap(&r->b);

@@ -79,6 +79,9 @@ void xp_i3rep_start(struct xp_i3sess *s);
 uint64_t xp_i3rep_next(const struct xp_i3sess *s);
 void xp_i3rep_tick(struct xp_i3sess *s, int final);
 void xp_i3rep_omit_over(struct xp_i3sess *s);
+/* At TEST_END, before the streams stop: no more TCP_INFO (the copies of
+ * the sockets close, so that each stream ends when its worker closes it). */
+void xp_i3rep_release(struct xp_i3sess *s);
 void xp_i3rep_theirs(struct xp_i3sess *s, const struct xp_i3_results *res);
 void xp_i3rep_end(struct xp_i3sess *s, const char *error);
 void xp_i3rep_free(struct xp_i3sess *s);
