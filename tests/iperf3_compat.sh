@@ -253,7 +253,7 @@ cshape json -t 1 -J -P 2
 cshape jsonu -t 1 -J -u -b 10M --bidir
 for n in json jsonu; do
 	$SHAPE --json "$TMP/sh-$n.stock" "$TMP/sh-$n.xperf" --extra \
-		.start.test_start.bidir,.start.test_start.fqrate,.start.test_start.interval >&2 ||
+		.start.test_start.bidir,.start.test_start.fqrate,.start.test_start.interval,.xperf >&2 ||
 		fail "JSON $n: key paths or types differ from iperf3's"
 done
 stop_b

@@ -11,8 +11,9 @@ percentages by placeholders.
   iperf3_shape.py A B               compare: exit 1 and show the first
                                     lines that differ
   --timestamps                      strip --timestamps' dates first
-  --drop-short                      leave out interval lines under 0.1 s
-                                    (a server's tail interval)
+  --drop-short                      leave out a server's tail interval
+                                    (lines under 0.1 s, or starting where
+                                    the test ended)
   iperf3_shape.py --json A B        compare the key paths and types of
                                     two JSON documents (numbers are one
                                     type); B may have keys listed by
@@ -37,13 +38,29 @@ SUBS = [
 INTERVAL = re.compile(r'(\d+\.\d+)-(\d+\.\d+) +sec')
 
 
-def short(line):
-    """An interval line under 0.1 s: the tail a server may or may not show,
-    depending on when TEST_END came."""
+def summary_end(lines):
+    ends = [float(m.group(2)) for m in map(INTERVAL.search, lines)
+            if m and ('sender' in m.string or 'receiver' in m.string)]
+    return max(ends) if ends else None
+
+
+def tail(line, end):
+    """An interval line a server may or may not show, depending on when
+    TEST_END came: under 0.1 s, or starting where the test ended."""
     m = INTERVAL.search(line)
     if not m or 'sender' in line or 'receiver' in line:
         return False
-    return float(m.group(2)) - float(m.group(1)) < 0.1
+    start, stop = float(m.group(1)), float(m.group(2))
+    return stop - start < 0.1 or (end is not None and start >= end - 0.005)
+
+
+def drop_tails(lines):
+    end = summary_end(lines)
+    kept = [l for l in lines if not tail(l, end)]
+    # a block of interval lines gone leaves its separator behind
+    return [l for i, l in enumerate(kept)
+            if not (l.startswith('- - -') and i + 1 < len(kept) and
+                    kept[i + 1].startswith('- - -'))]
 
 
 NUMBER = re.compile(r' *-?\d+(\.\d+)?')
@@ -53,9 +70,10 @@ def shape(text, strip_ts=False, drop_short=False, digits=None):
     """The lines' shapes; digits (a list) gets, per line, the lengths of
     its numbers (without their padding)."""
     out = []
-    for line in text.splitlines():
-        if drop_short and short(line):
-            continue
+    lines = text.splitlines()
+    if drop_short:
+        lines = drop_tails(lines)
+    for line in lines:
         if line.startswith('Linux ') or line.startswith('Optional features'):
             line = 'SYSTEM'
         for i, (rx, rep) in enumerate(SUBS[:-1]):
