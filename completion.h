@@ -13,7 +13,9 @@
  * known: test names after -t/--test (comma lists under lab), topology
  * names after lab's --topology, alternatives spelled "a|b" in the table's
  * metavar, files after options whose metavar is FILE, host names after
- * HOST and ADDR.  Other option values get no suggestions. */
+ * HOST and ADDR.  After --iperf3-args, the iperf3 front end's options
+ * (client/iperf3_optab.c), hosts after -c and -B, files after --logfile
+ * and --pidfile.  Other option values get no suggestions. */
 void xp_opts_completion(FILE *f);
 
 #endif

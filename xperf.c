@@ -7,7 +7,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "client/iperf3_wire.h"
+#include "client/iperf3_fe.h"
 #include "client/agent.h"
 #include "client/merge.h"
 #include "client/netperf.h"
@@ -56,8 +56,11 @@ int main(int argc, char **argv)
 	if (!strcmp(base ? base + 1 : argv[0], "netperf") ||
 	    (argc > 1 && !strcmp(argv[1], "--netperf-args")))
 		return xp_netperf_main(argc, argv);
-	if (argc > 1 && !strcmp(argv[1], "--iperf3-wire"))
-		return xp_i3_wire_main(argc - 1, argv + 1);
+	/* iperf3's command line: under the name iperf3, or on request */
+	if (!strcmp(base ? base + 1 : argv[0], "iperf3"))
+		return xp_i3fe_main(argc, argv);
+	if (argc > 1 && !strcmp(argv[1], "--iperf3-args"))
+		return xp_i3fe_main(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "merge"))
 		return xp_merge_main(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "lab"))

@@ -24,6 +24,13 @@ struct xp_i3c {
 	struct xp_iv_state *iv[2];  /* -i: per group */
 	uint64_t t_go;              /* GO, or the end of --omit */
 	struct xp_cpu_snap a, b;
+	struct xp_addr local;       /* -B (len 0: none) */
+	uint16_t ctl_port;          /* -B ADDR:PORT: the control connection's */
+	int done_fd;                /* -n/-k: the senders are done (eventfd) */
+	uint64_t rx_quota;          /* -n/-k with -R: bytes or datagrams to receive */
+	struct xp_iv_state *prog;   /* ... their snapshots */
+	uint64_t prog_got;          /* ... what they hold so far */
+	uint64_t *iv_bytes;         /* -i: each flow's bytes in the intervals so far */
 };
 
 /* Read a state byte: 0 if it is `want`; otherwise -1 with err naming
@@ -34,6 +41,10 @@ int xp_i3c_expect(struct xp_i3c *cl, int want, int timeout_ms, struct xp_err *er
 uint32_t xp_i3c_len(const struct xp_i3c *cl);
 /* The parameters this test sends. */
 void xp_i3c_params(const struct xp_i3c *cl, struct xp_i3_params *p);
+/* ... the ones only the iperf3 front end's options set. */
+void xp_i3c_params_more(const struct xp_i3c *cl, struct xp_i3_params *p);
+/* -n/-k in the senders' units: bytes (TCP) or datagrams (UDP); 0 none. */
+uint64_t xp_i3c_quota(const struct xp_i3c *cl);
 /* The workers and every stream, connected, in iperf3's order. */
 int xp_i3c_open_streams(struct xp_i3c *cl, struct xp_err *err);
 /* This client's results message (after the test). */

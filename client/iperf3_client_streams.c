@@ -6,6 +6,7 @@
 #include "client/iperf3_client_int.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +14,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "client/client_path.h"
 #include "common/clock.h"
+#include "common/sockpath.h"
 
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "0"
@@ -26,10 +29,26 @@
 uint32_t xp_i3c_len(const struct xp_i3c *cl)
 {
 	uint64_t m = cl->o->msg_size;
+	uint32_t mss = cl->out ? cl->out->ctl_mss : 0;
 
 	if (m)
 		return (uint32_t)m;
-	return cl->c->udp ? 1472 : 128u << 10;
+	if (!cl->c->udp)
+		return 128u << 10;
+	/* iperf3's UDP default: the control connection's MSS, else 1460 */
+	return mss >= XP_I3_UDP_MIN && mss <= XP_I3_UDP_MAX ? mss : 1460;
+}
+
+/* -n/-k as the units the senders count: bytes (TCP), datagrams (UDP). */
+uint64_t xp_i3c_quota(const struct xp_i3c *cl)
+{
+	uint64_t len = xp_i3c_len(cl);
+
+	if (cl->c->blockcount)
+		return cl->c->udp ? cl->c->blockcount : cl->c->blockcount * len;
+	if (!cl->c->num)
+		return 0;
+	return cl->c->udp ? (cl->c->num + len - 1) / len : cl->c->num;
 }
 
 void xp_i3c_params(const struct xp_i3c *cl, struct xp_i3_params *p)
@@ -40,19 +59,48 @@ void xp_i3c_params(const struct xp_i3c *cl, struct xp_i3_params *p)
 	xp_i3_params_init(p);
 	p->proto = cl->c->udp ? XP_I3_PROTO_UDP : XP_I3_PROTO_TCP;
 	p->omit = cl->c->omit_s;
-	p->time = (int64_t)(secs ? secs : 1);
-	p->num = p->blockcount = 0;
+	p->time = cl->c->num || cl->c->blockcount ? 0 : (int64_t)(secs ? secs : 1);
+	p->num = (int64_t)cl->c->num;
+	p->blockcount = (int64_t)cl->c->blockcount;
 	p->parallel = (int64_t)o->flows;
 	p->reverse = cl->c->reverse;
 	p->bidir = cl->c->bidir;
 	p->len = xp_i3c_len(cl);
 	p->bandwidth = (int64_t)o->rate;
-	p->pacing_timer = 1000;
+	p->pacing_timer = cl->c->pacing_timer ? cl->c->pacing_timer : 1000;
 	p->nodelay = xp_opts_nodelay(o);
 	p->udp64 = cl->c->udp64;
 	if (o->window)
 		p->window = (int64_t)o->window;
+	xp_i3c_params_more(cl, p);
 	snprintf(p->client_version, sizeof(p->client_version), "xperf %s", PACKAGE_VERSION);
+}
+
+/* The parameters that only the iperf3 front end's options set. */
+void xp_i3c_params_more(const struct xp_i3c *cl, struct xp_i3_params *p)
+{
+	const struct xp_opts *o = cl->o;
+	const struct xp_i3_client_cfg *c = cl->c;
+	int tos = xp_opts_tos(o);
+
+	if (o->set_mss)
+		p->mss = (int64_t)o->set_mss;
+	if (tos > 0)
+		p->tos = tos;
+	if (o->flowlabel)
+		p->flowlabel = (int64_t)o->flowlabel;
+	if (o->congestion)
+		snprintf(p->congestion, sizeof(p->congestion), "%s", o->congestion);
+	if (c->server_affinity >= 0)
+		p->server_affinity = c->server_affinity;
+	if (c->burst)
+		p->burst = c->burst;
+	if (c->fqrate)
+		p->fqrate = (int64_t)c->fqrate;
+	p->get_server_output = c->get_server_output;
+	p->repeating_payload = c->repeating_payload;
+	p->dont_fragment = c->dont_fragment;
+	p->zerocopy = c->zerocopy;
 }
 
 static void side_cfg(const struct xp_i3c *cl, struct xp_i3_side_cfg *s)
@@ -75,11 +123,25 @@ static void side_cfg(const struct xp_i3c *cl, struct xp_i3_side_cfg *s)
 	s->so.busy_poll_us = o->busy_poll;
 	s->cpus = o->cpus;
 	s->max_threads = (uint32_t)o->threads;
+	s->quota = xp_i3c_quota(cl);
+	s->done_fd = cl->done_fd;
+	s->pace_burst = cl->c->burst;
+	xp_client_path_sockopts(o, &s->so);
+	s->so.local = cl->local;
 }
 
-static int tcp_stream(struct xp_i3c *cl, struct xp_err *err)
+/* --cport: stream pos's source port (0: any). */
+static uint16_t cport(const struct xp_i3c *cl, uint32_t pos)
 {
-	int fd = xp_connect_tcp(&cl->addr, &cl->so, CONNECT_MS, err);
+	uint64_t p = cl->o->cport ? cl->o->cport + pos : 0;
+
+	return p <= 65535 ? (uint16_t)p : 0;
+}
+
+static int tcp_stream(struct xp_i3c *cl, uint32_t pos, struct xp_err *err)
+{
+	int fd = xp_connect_tcp_port(&cl->addr, &cl->so, cport(cl, pos),
+				     xp_client_connect_ms(cl->o), err);
 
 	if (fd < 0)
 		return -1;
@@ -120,14 +182,15 @@ static int udp_handshake(struct xp_i3c *cl, int fd, struct xp_err *err)
 			  xp_addr_port(&cl->addr));
 }
 
-static int udp_stream(struct xp_i3c *cl, struct xp_err *err)
+static int udp_stream(struct xp_i3c *cl, uint32_t pos, struct xp_err *err)
 {
-	int fd = socket(cl->addr.ss.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	int fd = xp_sock_client(cl->addr.ss.ss_family, SOCK_DGRAM, &cl->so, cport(cl, pos), err);
+	struct xp_addr dst = cl->addr;
 
 	if (fd < 0)
-		return xp_err_sys(err, errno, "udp socket");
-	if (xp_apply_sockopts(fd, SOCK_DGRAM, &cl->so, err) ||
-	    connect(fd, (const struct sockaddr *)&cl->addr.ss, cl->addr.len)) {
+		return -1;
+	if ((cl->so.flowlabel && xp_sock_flowlabel(fd, &dst, cl->so.flowlabel, err)) ||
+	    connect(fd, (const struct sockaddr *)&dst.ss, dst.len)) {
 		if (!err->msg[0])
 			xp_err_sys(err, errno, "connect UDP to %s", cl->peer);
 		close(fd);
@@ -165,10 +228,12 @@ int xp_i3c_open_streams(struct xp_i3c *cl, struct xp_err *err)
 		int fd;
 
 		err->msg[0] = 0;
-		fd = c.udp ? udp_stream(cl, err) : tcp_stream(cl, err);
+		fd = c.udp ? udp_stream(cl, pos, err) : tcp_stream(cl, pos, err);
 		if (fd < 0)
 			return -1;
 		addresses(fd, &cl->out->streams[pos]);
+		/* a copy for TCP_INFO: the worker's table may be its own */
+		cl->out->streams[pos].fd = c.udp ? -1 : fcntl(fd, F_DUPFD_CLOEXEC, 3);
 		cl->out->streams[pos].sender = cl->side.st[pos].sender;
 		if (xp_i3_side_add(&cl->side, pos, fd, err)) {
 			close(fd);

@@ -119,8 +119,8 @@ int xp_ctl_recv(int fd, struct xp_msg *m, int timeout_ms, const char *peer,
 		return -1;
 	if (xp_i3_server_first_byte(buf[0]))
 		return xp_err_set(err, "%s is an iperf3 server (it answered iperf3's state "
-				  "byte 0x%02x): use the iperf3 front end (for now: xperf "
-				  "--iperf3-wire)", peer, buf[0]);
+				  "byte 0x%02x): use the iperf3 front end (xperf "
+				  "--iperf3-args -c ...)", peer, buf[0]);
 	if (xp_recv_all(fd, buf + 1, XP_MSG_HDR_LEN - 1, timeout_ms, what, err))
 		return -1;
 	if (netserver_reply(buf, peer, err))

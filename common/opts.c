@@ -273,8 +273,10 @@ void xp_opts_usage(FILE *f, const char *prog)
 		   "%s lab --help)\n"
 		   "       %s merge [--json] RESULT.json...   (add results exactly)\n"
 		   "       %s --netperf-args [netperf options] [-- test options]   "
-		   "(netperf's command line; also when run as netperf)\n",
-		prog, prog, prog, prog, prog, prog, prog);
+		   "(netperf's command line; also when run as netperf)\n"
+		   "       %s --iperf3-args [iperf3 options]   (iperf3's command line, "
+		   "text and JSON; also when run as iperf3: %s --iperf3-args --help)\n",
+		prog, prog, prog, prog, prog, prog, prog, prog, prog);
 	for (i = 0; i < NDESCS; i++) {
 		if (descs[i].kind == XP_K_SECTION)
 			fprintf(f, "\n%s:\n", descs[i].help);

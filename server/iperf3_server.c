@@ -88,6 +88,7 @@ static int take_stream(struct xp_i3sess *t, int fd, const uint8_t *b, const char
 		return -1;
 	pos = t->accepted++;
 	xp_i3sess_sockopts(t, fd, 0);
+	xp_i3rep_addr(t, pos, fd);
 	if (xp_i3_side_mail(&t->side, pos, fd)) {
 		xp_log(t->cfg->log, "%s: iperf3 stream %u: worker mailbox full, closed", peer, pos);
 		close(fd);
@@ -180,6 +181,7 @@ static int take_udp(struct xp_i3sess *t, const uint8_t reply[4], const struct xp
 	}
 	pos = t->accepted++;
 	xp_i3sess_sockopts(t, fd, t->side.st[pos].sender);
+	xp_i3rep_addr(t, pos, fd);
 	if (xp_i3_side_mail(&t->side, pos, fd))
 		close(fd);
 	return 0;

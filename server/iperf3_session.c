@@ -71,6 +71,7 @@ static int params(struct xp_i3sess *s, struct xp_err *err)
 		xp_i3_send_error(s->ctl, XP_I3E_INITTEST, EINVAL);
 		return -1;
 	}
+	xp_i3rep_accept(s);
 	if (xp_i3_check_params(&s->p, s->cfg, &code, &sys, err)) {
 		xp_i3_send_error(s->ctl, code, sys);
 		return -1;
@@ -86,7 +87,8 @@ static int make_side(struct xp_i3sess *s, struct i3_run *r, struct xp_err *err)
 	xp_i3_side_cfg_server(&s->p, s->cfg, r->cpus, sizeof(r->cpus), &c);
 	s->udp = c.udp;
 	s->side_made = 1;
-	if (xp_i3_side_init(&s->side, &c, err) || xp_i3_side_start(&s->side, err)) {
+	if (xp_i3_side_init(&s->side, &c, err) || xp_i3_side_start(&s->side, err) ||
+	    (xp_i3rep_streams(s) && xp_err_set(err, "out of memory for the report"))) {
 		xp_i3_send_error(s->ctl, XP_I3E_INITTEST, ENOMEM);
 		return -1;
 	}
@@ -142,15 +144,20 @@ static int wait_end(struct xp_i3sess *s, struct xp_err *err)
 	for (;;) {
 		struct pollfd p = { .fd = s->ctl, .events = POLLIN };
 		uint64_t now = xp_now_ns(), until = omit_at ? omit_at : limit;
-		int ms = until > now ? (int)((until - now) / XP_NS_PER_MS) + 1 : 0;
+		uint64_t iv = omit_at ? 0 : xp_i3rep_next(s);
+		int ms;
 
+		until = iv && iv < until ? iv : until;
+		ms = until > now ? (int)((until - now) / XP_NS_PER_MS) + 1 : 0;
 		if (poll(&p, 1, ms > 1000 ? 1000 : ms) > 0)
 			break;
 		now = xp_now_ns();
 		if (omit_at && now >= omit_at) {
 			xp_i3_side_omit_over(&s->side);
+			xp_i3rep_omit_over(s);
 			omit_at = 0;
 		}
+		xp_i3rep_tick(s, 0);
 		if (now >= limit)
 			return xp_err_set(err, "no TEST_END from the iperf3 client within %llu s",
 					  (unsigned long long)((limit - t0) / XP_NS_PER_SEC));
@@ -176,6 +183,7 @@ static int peer_results(struct xp_i3sess *s, struct i3_run *r, struct xp_err *er
 	free(json);
 	if (rc)
 		return -1;
+	xp_i3rep_theirs(s, s->res);
 	for (i = 0; i < s->res->nstreams; i++) {
 		int64_t pos = xp_i3_stream_pos(s->res->streams[i].id);
 
@@ -266,6 +274,8 @@ static int finish(struct xp_i3sess *s, struct i3_run *r, struct xp_err *err)
 	char text[4096];
 	int st;
 
+	xp_i3rep_tick(s, 1);
+	xp_i3rep_release(s);
 	s->side.run[XP_I3_RX].t_end_ref = xp_now_ns();
 	xp_i3_side_stop(&s->side, XP_I3_TX);
 	xp_cpu_snap(&r->b);
@@ -282,6 +292,8 @@ static int finish(struct xp_i3sess *s, struct i3_run *r, struct xp_err *err)
 	if (xp_i3_recv_state(s->ctl, DONE_MS, &st, s->peer, err) == 0 && st != XP_I3_IPERF_DONE)
 		xp_log(s->cfg->log, "%s: iperf3 client ended with state %d", s->peer, st);
 	log_end(s, r, &sum);
+	/* after IPERF_DONE: a front end may stop the server now (-1) */
+	xp_i3rep_end(s, NULL);
 	return 0;
 }
 
@@ -292,6 +304,7 @@ static int converse(struct xp_i3sess *s, struct xp_err *err)
 	memset(&r, 0, sizeof(r));
 	if (params(s, err) || make_side(s, &r, err) || wait_streams(s, err))
 		return -1;
+	xp_i3rep_start(s);
 	if (xp_i3_send_state(s->ctl, XP_I3_TEST_START, s->peer, err) ||
 	    xp_i3_send_state(s->ctl, XP_I3_TEST_RUNNING, s->peer, err))
 		return -1;
@@ -307,9 +320,11 @@ static void *sess_main(void *arg)
 	struct xp_i3sess *s = arg;
 	struct xp_err err = { "" };
 
-	if (converse(s, &err))
+	if (converse(s, &err)) {
 		xp_log(s->cfg->log, "%s: iperf3 test: %s; abandoned", s->peer,
 		       atomic_load(&s->aborted) ? "the server is stopping" : err.msg);
+		xp_i3rep_end(s, atomic_load(&s->aborted) ? "the server is stopping" : err.msg);
+	}
 	set_phase(s, XP_I3P_DONE);
 	if (s->side_made)
 		xp_i3_side_destroy(&s->side);
@@ -346,6 +361,7 @@ void xp_i3sess_free(struct xp_i3sess *s)
 {
 	pthread_join(s->thr, NULL);
 	close(s->ctl);
+	xp_i3rep_free(s);
 	free(s->res);
 	free(s);
 }

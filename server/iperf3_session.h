@@ -15,6 +15,7 @@
 
 #include "common/engine/iperf3.h"
 #include "common/iperf3_json.h"
+#include "server/iperf3_hooks.h"
 #include "server/server.h"
 
 enum xp_i3_phase {
@@ -41,6 +42,7 @@ struct xp_i3sess {
 	struct xp_i3_side side;
 	int side_made;
 	struct xp_i3_results *res; /* scratch for the results either way */
+	struct xp_i3rep *rep;    /* reports to the iperf3 front end, or NULL */
 };
 
 /* Serve the connection ctl (its cookie not yet read) in a new thread.
@@ -63,5 +65,25 @@ int xp_i3_check_params(const struct xp_i3_params *p, const struct xp_server_cfg 
  * holds the CPU list of -A. */
 void xp_i3_side_cfg_server(const struct xp_i3_params *p, const struct xp_server_cfg *c,
 			   char *cpus, size_t len, struct xp_i3_side_cfg *out);
+
+/* Reports to the iperf3 front end (server/iperf3_rep.c; each does
+ * nothing without cfg->i3_hooks): the parameters are in (s->rep is made
+ * here); the side is made (-1: no memory); a stream's addresses, under
+ * *mu; every stream is in; the next interval due (0: none); an interval
+ * when due (final: now); --omit is over; the client's results; the end
+ * (error: why it failed, else NULL); free. */
+void xp_i3rep_accept(struct xp_i3sess *s);
+int xp_i3rep_streams(struct xp_i3sess *s);
+void xp_i3rep_addr(struct xp_i3sess *s, uint32_t pos, int fd);
+void xp_i3rep_start(struct xp_i3sess *s);
+uint64_t xp_i3rep_next(const struct xp_i3sess *s);
+void xp_i3rep_tick(struct xp_i3sess *s, int final);
+void xp_i3rep_omit_over(struct xp_i3sess *s);
+/* At TEST_END, before the streams stop: no more TCP_INFO (the copies of
+ * the sockets close, so that each stream ends when its worker closes it). */
+void xp_i3rep_release(struct xp_i3sess *s);
+void xp_i3rep_theirs(struct xp_i3sess *s, const struct xp_i3_results *res);
+void xp_i3rep_end(struct xp_i3sess *s, const char *error);
+void xp_i3rep_free(struct xp_i3sess *s);
 
 #endif

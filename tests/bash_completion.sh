@@ -48,6 +48,11 @@ expect "veth,bridge" xperf lab --topology veth,br
 expect "TCP_RR,UDP_STREAM TCP_RR,UDP_RR TCP_RR,UDP_MAERTS" xperf lab -t TCP_RR,UDP_
 expect "tbf htb" xperf lab --qdisc ""
 expect "" xperf --port ""
+# the iperf3 front end: its own options, not xperf's values for its letters
+expect "--iperf3-args" xperf --iperf3
+expect "--reverse" xperf --iperf3-args -c h --rev
+expect "" xperf --iperf3-args -c h -t ""
+expect "k m g t K M G T" xperf --iperf3-args -f ""
 expect "" xperf -t TCP_RR ""
 : >"$TMP/hist-file.csv"
 expect "$TMP/hist-file.csv" xperf -t TCP_RR --histogram "$TMP/hist-f"

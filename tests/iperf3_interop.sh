@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # Wire interoperability with a stock iperf3 (3.x), between two network
 # namespaces joined by a veth pair: a stock `iperf3 -c` against
-# `xperf -s -p 5201`, and xperf's iperf3 wire client against a stock
-# `iperf3 -s`; TCP, UDP, -R, -P 4 and --bidir.  The byte counts of the two
+# `xperf -s -p 5201`, and xperf's iperf3 client (the iperf3 front end,
+# `xperf --iperf3-args -c`) against a stock `iperf3 -s`; TCP, UDP, -R,
+# -P 4 and --bidir.  The byte counts of the two
 # ends are compared (the sender's sent bytes against the receiver's
 # received bytes, each from its own side's JSON), and iperf3's -J output
 # is read with jq where iperf3 users read it.  Needs root, `ip netns`,
@@ -120,7 +121,7 @@ timeout 10 $INA iperf3 -c $SRV -p 5201 -t 1 -C xperf-no-such-cc -J >"$TMP/s-refu
 jqt "$TMP/s-refused.json" '.error | test("TCP_CONGESTION")' "refused: iperf3's error state"
 stop_server
 
-# ---- 2. xperf's iperf3 wire client against a stock iperf3 -s ----
+# ---- 2. xperf's iperf3 client against a stock iperf3 -s ----
 stock_server() { # NAME: a one-off stock server writing $TMP/NAME-server.json
 	$INB iperf3 -s -1 -p 5202 -J >"$TMP/$1-server.json" 2>&1 &
 	SPID=$!
@@ -131,12 +132,12 @@ stock_server() { # NAME: a one-off stock server writing $TMP/NAME-server.json
 	fail "stock iperf3 -s did not start"
 }
 
-xp() { # NAME XPERF-ARGS...: xperf's JSON in $TMP/NAME.json, the server's beside
+xp() { # NAME IPERF3-ARGS...: xperf's JSON in $TMP/NAME.json, the server's beside
 	name=$1; shift
 	stock_server "$name"
-	timeout 30 $INA "$XPERF" --iperf3-wire -c $SRV -p 5202 -l 2 --json "$@" \
+	timeout 30 $INA "$XPERF" --iperf3-args -c $SRV -p 5202 -t 2 -J "$@" \
 		>"$TMP/$name.json" 2>"$TMP/$name.err" ||
-		{ cat "$TMP/$name.err" >&2; kill $SPID 2>/dev/null; fail "xperf --iperf3-wire $name"; }
+		{ cat "$TMP/$name.err" >&2; kill $SPID 2>/dev/null; fail "xperf --iperf3-args $name"; }
 	wait $SPID || fail "$name: the stock server failed"
 	jqt "$TMP/$name-server.json" '.error == null' "$name: the stock server reported an error"
 	keep "$TMP/$name.json" "$TMP/$name-server.json"
@@ -145,34 +146,34 @@ xp() { # NAME XPERF-ARGS...: xperf's JSON in $TMP/NAME.json, the server's beside
 # both documents in one: .[0] xperf's, .[1] the stock server's
 both() { jq -s . "$TMP/$1.json" "$TMP/$1-server.json" >"$TMP/$1-both.json"; }
 
-xp x-tcp -t TCP_STREAM
+xp x-tcp
 both x-tcp
 jqt "$TMP/x-tcp-both.json" '.[0].end.sum_sent.bytes == .[1].end.sum_received.bytes and
-	.[1].end.sum_received.bytes > 0' "TCP_STREAM: the stock server received every byte"
+	.[1].end.sum_received.bytes > 0' "TCP: the stock server received every byte"
 
-xp x-udp -t UDP_STREAM -b 100M
+xp x-udp -u -b 100M -l 1472
 both x-udp
-jqt "$TMP/x-udp-both.json" '.[0].end.udp.packets_sent == .[1].end.sum_received.packets and
+jqt "$TMP/x-udp-both.json" '.[0].end.sum_sent.packets == .[1].end.sum_received.packets and
 	.[1].end.sum_received.bytes == (.[1].end.sum_received.packets -
 	.[1].end.sum_received.lost_packets) * 1472 and
 	.[0].end.sum_received.bytes == .[1].end.sum_received.bytes' \
-	"UDP_STREAM: every datagram sent was received or counted lost"
+	"UDP: every datagram sent was received or counted lost"
 
-xp x-rev -t TCP_MAERTS
+xp x-rev -R
 both x-rev
 jqt "$TMP/x-rev-both.json" '.[0].end.sum_received.bytes == .[1].end.sum_sent.bytes and
-	.[1].end.sum_sent.bytes > 0' "TCP_MAERTS (-R): xperf received every byte the server sent"
+	.[1].end.sum_sent.bytes > 0' "-R: xperf received every byte the server sent"
 
-xp x-p4 -t TCP_STREAM -P 4
+xp x-p4 -P 4
 both x-p4
 jqt "$TMP/x-p4-both.json" '.[0].end.sum_sent.bytes == .[1].end.sum_received.bytes and
-	([.[0].iperf3.local.streams[].bytes] == [.[1].end.streams[].receiver.bytes]) and
+	([.[0].end.streams[].sender.bytes] == [.[1].end.streams[].receiver.bytes]) and
 	(.[1].end.streams | length == 4)' "-P 4: every stream exact"
 
-xp x-bidir -t TCP_STREAM --bidir
+xp x-bidir --bidir
 both x-bidir
-jqt "$TMP/x-bidir-both.json" '.[0].iperf3.local.streams[0].bytes == .[1].end.sum_received.bytes and
-	.[0].iperf3.local.streams[1].bytes == .[1].end.sum_sent_bidir_reverse.bytes and
+jqt "$TMP/x-bidir-both.json" '.[0].end.streams[0].sender.bytes == .[1].end.sum_received.bytes and
+	.[0].end.streams[1].receiver.bytes == .[1].end.sum_sent_bidir_reverse.bytes and
 	.[1].end.sum_received.bytes > 0 and .[1].end.sum_sent_bidir_reverse.bytes > 0' \
 	"--bidir: both directions exact"
 

@@ -92,6 +92,11 @@ struct xp_i3_side_cfg {
 				   * which on a shared host lets them move
 				   * off a busy CPU */
 	uint32_t max_threads;     /* workers per direction, at most */
+	/* -n/-k (client): bytes (TCP) or datagrams (UDP) its senders send
+	 * in all, split exactly over them; done_fd (an eventfd) is written
+	 * once they all have.  0 and -1: none. */
+	uint64_t quota;
+	int done_fd;
 };
 
 enum { XP_I3_RX = 0, XP_I3_TX = 1 };

@@ -58,6 +58,12 @@ static void fill_run(struct xp_i3_side *s, int dir, const struct xp_i3_side_cfg 
 		r->side = dir == XP_I3_TX ? &xp_i3_udp_tx : &xp_i3_udp_rx;
 	else
 		r->side = dir == XP_I3_TX ? &xp_i3_tcp_tx : &xp_i3_tcp_rx;
+	r->done_fd = -1;
+	if (dir == XP_I3_TX && c->quota) {
+		r->quota = c->quota;
+		r->quota_flows = s->nflows[dir];
+		r->done_fd = c->done_fd;
+	}
 	ir->st = s->st;
 	ir->udp64 = c->udp64;
 	ir->drain = c->role == XP_ROLE_CLIENT;

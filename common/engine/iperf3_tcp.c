@@ -92,6 +92,19 @@ static void noop_io(struct xp_flow *f, uint32_t events)
 
 /* ---- sender ---- */
 
+/* Its share of -n/-k sent (or STOP): finish, on the client once the peer
+ * has acknowledged every byte. */
+static void tx_done(struct xp_flow *f)
+{
+	f->on_io = noop_io; /* a paced flow's timer may still fire */
+	if (!xp_i3_run_of(f->w)->drain || xp_flow_watch(f, 0)) {
+		xp_flow_finish(f);
+		return;
+	}
+	ts(f)->stopping = 1;
+	ts(f)->stop_at = f->w->now;
+}
+
 static void tx_io(struct xp_flow *f, uint32_t events)
 {
 	struct xp_worker *w = f->w;
@@ -100,17 +113,26 @@ static void tx_io(struct xp_flow *f, uint32_t events)
 
 	(void)events;
 	for (i = 0; i < SENDS_PER_EVENT; i++) {
+		size_t want = (size_t)xp_flow_allow(f, len);
 		ssize_t n;
 
-		if (!xp_flow_pace(f, len))
+		if (!want) {
+			tx_done(f);
 			return;
-		n = send(f->fd, w->txbuf, len, MSG_NOSIGNAL | MSG_DONTWAIT);
+		}
+		if (!xp_flow_pace(f, want))
+			return;
+		n = send(f->fd, w->txbuf, want, MSG_NOSIGNAL | MSG_DONTWAIT);
 		if (n > 0) {
 			f->bytes += (uint64_t)n;
 			w->c.bytes_sent += (uint64_t)n;
 			if (w->run->rate_bps)
 				f->next_send += xp_pace_ns((uint64_t)n, w->run->rate_bps);
-			if ((size_t)n < len)
+			if (xp_flow_spend(f, (uint64_t)n)) {
+				tx_done(f);
+				return;
+			}
+			if ((size_t)n < want)
 				break;
 			continue;
 		}
@@ -137,16 +159,9 @@ static void tx_go(struct xp_flow *f)
 
 static void tx_stop(struct xp_flow *f)
 {
-	struct xp_worker *w = f->w;
-
-	f->on_io = noop_io; /* a paced flow's timer may still fire */
-	w->t_end = w->t_stop;
-	if (!xp_i3_run_of(w)->drain || xp_flow_watch(f, 0)) {
-		xp_flow_finish(f);
-		return;
-	}
-	ts(f)->stopping = 1;
-	ts(f)->stop_at = w->now;
+	f->w->t_end = f->w->t_stop;
+	if (!ts(f)->stopping)
+		tx_done(f);
 }
 
 /* Draining: finish once the peer has acknowledged everything. */
@@ -243,7 +258,7 @@ static void rx_close(struct xp_flow *f)
 }
 
 const struct xp_side_ops xp_i3_tcp_tx = {
-	.state = sizeof(struct tcp_state),
+	.state = sizeof(struct tcp_state), .sends = 1,
 	.add = tx_add, .go = tx_go, .stop = tx_stop, .tick = tx_tick, .close = tx_close,
 };
 

@@ -35,7 +35,7 @@
 
 struct udp_state {
 	uint64_t next;        /* sender: the next datagram's count */
-	uint8_t gso, stopping;
+	uint8_t gso, stopping, spent; /* spent: -n/-k share sent */
 	uint64_t stop_at, last_rx, target;
 	uint64_t omit_ooo;
 	struct xp_i3_rx rx;   /* receiver */
@@ -91,6 +91,8 @@ static void sent(struct xp_flow *f, uint32_t n)
 	w->c.bytes_sent += bytes;
 	if (w->run->rate_bps)
 		f->next_send += xp_pace_ns(bytes, w->run->rate_bps);
+	if (xp_flow_spend(f, n))
+		us(f)->spent = 1;
 }
 
 /* 1 sent, 0 try later, -1 the flow failed. */
@@ -150,18 +152,35 @@ static int send_batch(struct xp_flow *f, uint32_t n)
 	return send_error(f);
 }
 
+/* Its share of -n/-k sent (or STOP): finish, on the client once the
+ * kernel has sent every datagram. */
+static void tx_done(struct xp_flow *f)
+{
+	f->on_io = noop_io;
+	if (!xp_i3_run_of(f->w)->drain || xp_flow_watch(f, 0)) {
+		xp_flow_finish(f);
+		return;
+	}
+	us(f)->stopping = 1;
+	us(f)->stop_at = f->w->now;
+}
+
 static void tx_io(struct xp_flow *f, uint32_t events)
 {
 	struct xp_worker *w = f->w;
 	int i, r = 1;
 
 	(void)events;
-	for (i = 0; i < CALLS_PER_EVENT && r > 0; i++) {
-		uint32_t n = batch_size(w, us(f)->gso);
+	for (i = 0; i < CALLS_PER_EVENT && r > 0 && !us(f)->spent; i++) {
+		uint32_t n = (uint32_t)xp_flow_allow(f, batch_size(w, us(f)->gso));
 
 		if (!xp_flow_pace(f, (uint64_t)n * w->run->req))
 			return;
 		r = us(f)->gso ? send_gso(f, n) : send_batch(f, n);
+	}
+	if (r >= 0 && us(f)->spent) {
+		tx_done(f);
+		return;
 	}
 	if (r >= 0 && !(f->events & EPOLLOUT) && xp_flow_watch(f, EPOLLOUT))
 		xp_flow_fail(f, errno);
@@ -182,22 +201,19 @@ static void tx_add(struct xp_flow *f)
 
 static void tx_go(struct xp_flow *f)
 {
+	if (f->quota && !f->left) { /* -n/-k: a share of nothing */
+		tx_done(f);
+		return;
+	}
 	if (xp_flow_watch(f, EPOLLOUT))
 		xp_flow_fail(f, errno);
 }
 
 static void tx_stop(struct xp_flow *f)
 {
-	struct xp_worker *w = f->w;
-
-	f->on_io = noop_io;
-	w->t_end = w->t_stop;
-	if (!xp_i3_run_of(w)->drain || xp_flow_watch(f, 0)) {
-		xp_flow_finish(f);
-		return;
-	}
-	us(f)->stopping = 1;
-	us(f)->stop_at = w->now;
+	f->w->t_end = f->w->t_stop;
+	if (!us(f)->stopping)
+		tx_done(f);
 }
 
 static void tx_tick(struct xp_flow *f)
@@ -248,6 +264,12 @@ static void rx_datagram(struct xp_flow *f, const uint8_t *p, size_t n, uint64_t 
 	w->c.bytes_received += n;
 	w->c.datagrams_received++;
 	xp_i3_rx_add(&us(f)->rx, h.count, h.sec, h.usec, at);
+	/* for interval reports (snapshots carry them): the lost count after
+	 * --omit in f->trans (a datagram out of order may take it down: read
+	 * the difference of two as signed), the jitter so far */
+	f->trans = us(f)->rx.lost - xp_i3_stream_of(f)->omit_lost;
+	f->jitter_ns = (uint64_t)(us(f)->rx.jitter * 1e9);
+	f->jitter_n = 1;
 }
 
 static void rx_end(struct xp_flow *f)
@@ -364,7 +386,7 @@ static void rx_close(struct xp_flow *f)
 }
 
 const struct xp_side_ops xp_i3_udp_tx = {
-	.state = sizeof(struct udp_state),
+	.state = sizeof(struct udp_state), .sends = 1,
 	.add = tx_add, .go = tx_go, .stop = tx_stop, .tick = tx_tick,
 	.close = tx_close, .measure = tx_measure,
 };
