@@ -84,10 +84,24 @@ static void sockets_line(FILE *f, const struct xp_opts *o, const struct xp_clien
 		fprintf(f, "  sockets  %s\n", line + 2);
 }
 
+/* The socket buffers asked for and what each end's kernel granted (netperf
+ * prints the granted sizes in its tables; Linux doubles a size set). */
+static void buffers_line(FILE *f, const struct xp_opts *o, const struct xp_client_result *r)
+{
+	const struct xp_counters *l = &r->local.c, *s = &r->remote.c;
+
+	if (!o->window && !o->sndbuf && !o->rcvbuf && !o->remote_sndbuf && !o->remote_rcvbuf)
+		return;
+	fprintf(f, "  buffers  granted SO_SNDBUF/SO_RCVBUF: client %llu/%llu, server %llu/%llu bytes\n",
+		(unsigned long long)l->sndbuf_bytes, (unsigned long long)l->rcvbuf_bytes,
+		(unsigned long long)s->sndbuf_bytes, (unsigned long long)s->rcvbuf_bytes);
+}
+
 void xp_report_path_human(FILE *f, const struct xp_opts *o, const struct xp_client_result *r)
 {
 	path_line(f, o, r);
 	sockets_line(f, o, r);
+	buffers_line(f, o, r);
 }
 
 void xp_report_path_json_start(struct xp_json *j, const struct xp_opts *o)
@@ -137,6 +151,8 @@ void xp_report_side_json(struct xp_json *j, const struct xp_side_result *s)
 	xp_json_str_val(j, "congestion", s->congestion);
 	xp_json_u64(j, "mptcp_flows", s->c.mptcp_flows);
 	xp_json_u64(j, "fastopen_syn_data", s->c.fastopen_syn_data);
+	xp_json_u64(j, "sndbuf_granted_bytes", s->c.sndbuf_bytes);
+	xp_json_u64(j, "rcvbuf_granted_bytes", s->c.rcvbuf_bytes);
 }
 
 void xp_report_path_json_end(struct xp_json *j, const struct xp_client_result *r)

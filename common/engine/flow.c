@@ -188,9 +188,29 @@ void xp_flow_fail(struct xp_flow *f, int errnum)
 	xp_flow_finish(f);
 }
 
+/* The socket buffers the kernel granted (getsockopt after the options were
+ * set: Linux doubles a size asked for, and caps it at wmem_max/rmem_max),
+ * read from the worker's first flow: every flow has the same options. */
+static void note_buffers(struct xp_worker *w, int fd)
+{
+	int v;
+	socklen_t len = sizeof(v);
+
+	if (w->c.sndbuf_bytes)
+		return;
+	if (!getsockopt(fd, SOL_SOCKET, SO_SNDBUF, &v, &len) && v > 0)
+		w->c.sndbuf_bytes = (uint64_t)v;
+	len = sizeof(v);
+	if (!getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &v, &len) && v > 0)
+		w->c.rcvbuf_bytes = (uint64_t)v;
+}
+
 void xp_flow_note(struct xp_worker *w, int fd)
 {
-	if (fd < 0 || w->t->sock_type != SOCK_STREAM)
+	if (fd < 0)
+		return;
+	note_buffers(w, fd);
+	if (w->t->sock_type != SOCK_STREAM)
 		return;
 	if (!w->cc[0])
 		xp_sock_cc(fd, w->cc, sizeof(w->cc));
