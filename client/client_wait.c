@@ -114,15 +114,9 @@ static void take_interval(struct client *cl, struct xp_client_result *r)
 	if (xp_iv_take(cl->iv, cl->g.w, cl->g.n, cl->t_go, &iv))
 		return;
 	iv.bidir = r->bidir;
-	n = realloc(r->intervals, (r->nintervals + 1) * sizeof(*n));
-	if (!n) {
-		xp_interval_free(&iv);
-		return;
-	}
-	r->intervals = n;
-	r->intervals[r->nintervals++] = iv;
-	if (cl->hooks && cl->hooks->on_interval)
-		cl->hooks->on_interval(cl->hooks->ctx, r, &iv);
+	n = xp_interval_append(&r->intervals, &r->nintervals, &iv);
+	if (n && cl->hooks && cl->hooks->on_interval)
+		cl->hooks->on_interval(cl->hooks->ctx, r, n);
 }
 
 /* The test duration, with an interval report at each boundary and for a

@@ -66,6 +66,20 @@ void xp_interval_free(struct xp_interval *iv)
 	iv->flows = NULL;
 }
 
+struct xp_interval *xp_interval_append(struct xp_interval **arr, uint32_t *n,
+				       struct xp_interval *iv)
+{
+	struct xp_interval *a = realloc(*arr, (*n + 1) * sizeof(*a));
+
+	if (!a) {
+		xp_interval_free(iv);
+		return NULL;
+	}
+	*arr = a;
+	a[*n] = *iv;
+	return &a[(*n)++];
+}
+
 /* Ask every worker for a snapshot and wait for them (SNAP_WAIT_NS at
  * most); fresh[i] says whether worker i's arrived.  Returns how many did
  * not. */

@@ -42,5 +42,9 @@ int xp_iv_take(struct xp_iv_state *st, struct xp_worker *w, int nw,
 	       uint64_t t_go, struct xp_interval *out);
 
 void xp_interval_free(struct xp_interval *iv);
+/* Append iv to the array *arr of *n intervals (iv's memory moves there);
+ * the new element, or NULL with iv freed when out of memory. */
+struct xp_interval *xp_interval_append(struct xp_interval **arr, uint32_t *n,
+				       struct xp_interval *iv);
 
 #endif

@@ -70,6 +70,20 @@ static void emit(struct cli *cl, struct xp_json *j)
 	fflush(cl->o.f);
 }
 
+/* The end of a JSON run: the whole document (-J) or the end event
+ * (--json-stream). */
+static void emit_end(struct cli *cl)
+{
+	struct xp_json j;
+
+	xp_json_init(&j, cl->mode == OUT_JSON);
+	if (cl->mode == OUT_JSON)
+		xp_i3j_document(&j, &cl->rep);
+	else
+		xp_i3j_event_end(&j, &cl->rep);
+	emit(cl, &j);
+}
+
 /* A TCP sender's TCP_INFO, read from the client's copy of its socket. */
 static void read_tcpi(int fd, struct xp_i3m_tcpi *t)
 {
@@ -199,8 +213,6 @@ static void buffers(struct xp_i3_report *r, const struct xp_i3fe_cfg *c)
 
 static void finish_error(struct cli *cl, const char *msg)
 {
-	struct xp_json j;
-
 	i3_error(cl->rep.error, sizeof(cl->rep.error), msg, cl->rep.stage >= 2);
 	if (cl->mode == OUT_TEXT) {
 		struct xp_i3out e = cl->o;
@@ -211,18 +223,11 @@ static void finish_error(struct cli *cl, const char *msg)
 		fflush(e.f);
 		return;
 	}
-	xp_json_init(&j, cl->mode == OUT_JSON);
-	if (cl->mode == OUT_JSON)
-		xp_i3j_document(&j, &cl->rep);
-	else
-		xp_i3j_event_end(&j, &cl->rep);
-	emit(cl, &j);
+	emit_end(cl);
 }
 
 static void finish(struct cli *cl, const struct xp_client_result *xr)
 {
-	struct xp_json j;
-
 	xp_i3m_end(&cl->rep, cl->out, xr);
 	cl->xr = xr;
 	cl->rep.extra = xperf_extra;
@@ -241,12 +246,7 @@ static void finish(struct cli *cl, const struct xp_client_result *xr)
 	if (xr->interrupted)
 		snprintf(cl->rep.error, sizeof(cl->rep.error), "interrupt - the client has "
 			 "terminated");
-	xp_json_init(&j, cl->mode == OUT_JSON);
-	if (cl->mode == OUT_JSON)
-		xp_i3j_document(&j, &cl->rep);
-	else
-		xp_i3j_event_end(&j, &cl->rep);
-	emit(cl, &j);
+	emit_end(cl);
 }
 
 static int setup(struct cli *cl, const struct xp_i3fe_cfg *c, FILE *f)

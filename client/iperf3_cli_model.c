@@ -129,33 +129,6 @@ int xp_i3m_interval(struct xp_i3_report *r, const struct xp_interval *iv,
 	return 1;
 }
 
-static double secs(const struct xp_i3_stream_res *s)
-{
-	return s && s->end_time > s->start_time ? s->end_time - s->start_time : 0;
-}
-
-/* One stream's end from both ends' results: snd is the sender's entry,
- * rcv the receiver's (either may be missing). */
-static void stream_end(struct xp_i3r_stream *s, const struct xp_i3_stream_res *snd,
-		       const struct xp_i3_stream_res *rcv)
-{
-	s->bytes_sent = snd ? snd->bytes : 0;
-	s->bytes_received = rcv ? rcv->bytes : 0;
-	s->sender_time = secs(snd);
-	s->receiver_time = secs(rcv);
-	if (!s->receiver_time)
-		s->receiver_time = s->sender_time;
-	if (!s->sender_time)
-		s->sender_time = s->receiver_time;
-	s->retransmits = snd ? snd->retransmits : -1;
-	if (!snd || !rcv)
-		return;
-	s->sender_packets = snd->packets - snd->omitted_packets;
-	s->receiver_packets = rcv->packets - rcv->omitted_packets;
-	s->lost = rcv->errors - rcv->omitted_errors;
-	s->jitter_ms = rcv->jitter * 1000;
-}
-
 /* What the interval reports did not see: TCP_INFO of each sender as its
  * flow closed (xperf's per-flow results). */
 static void tcp_close_info(struct xp_i3_report *r, const struct xp_client_result *xr)
@@ -197,9 +170,9 @@ void xp_i3m_end(struct xp_i3_report *r, const struct xp_i3_client_out *out,
 		const struct xp_i3_stream_res *peer = xp_i3_results_find(&out->remote, id);
 
 		if (r->st[pos].sender)
-			stream_end(&r->st[pos], mine, peer);
+			xp_i3r_stream_end(&r->st[pos], mine, peer);
 		else
-			stream_end(&r->st[pos], peer, mine);
+			xp_i3r_stream_end(&r->st[pos], peer, mine);
 		nrecv += !r->st[pos].sender;
 	}
 	/* out of order: xperf counts them per side; exact with one stream */

@@ -182,15 +182,9 @@ static void take_interval(struct xp_i3c *cl, struct xp_client_result *r, int don
 	if (!have)
 		return;
 	flow_bytes(cl, &iv, done);
-	n = realloc(r->intervals, (r->nintervals + 1) * sizeof(*n));
-	if (!n) {
-		xp_interval_free(&iv);
-		return;
-	}
-	r->intervals = n;
-	r->intervals[r->nintervals++] = iv;
-	if (cl->c->hooks && cl->c->hooks->on_interval)
-		cl->c->hooks->on_interval(cl->c->hooks->ctx, r, &r->intervals[r->nintervals - 1]);
+	n = xp_interval_append(&r->intervals, &r->nintervals, &iv);
+	if (n && cl->c->hooks && cl->c->hooks->on_interval)
+		cl->c->hooks->on_interval(cl->c->hooks->ctx, r, n);
 }
 
 /* --omit, then the measured seconds with interval reports. */

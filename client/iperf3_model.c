@@ -9,6 +9,7 @@
 #include <sys/utsname.h>
 
 #include "client/iperf3_fe.h"
+#include "common/iperf3_json.h"
 
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "0"
@@ -96,4 +97,25 @@ void xp_i3r_system_info(char *buf, size_t len)
 	else
 		snprintf(buf, len, "%s %s %s %s %s", u.sysname, u.nodename, u.release, u.version,
 			 u.machine);
+}
+
+static double secs(const struct xp_i3_stream_res *s)
+{
+	return s && s->end_time > s->start_time ? s->end_time - s->start_time : 0;
+}
+
+void xp_i3r_stream_end(struct xp_i3r_stream *s, const struct xp_i3_stream_res *snd,
+		       const struct xp_i3_stream_res *rcv)
+{
+	s->bytes_sent = snd ? snd->bytes : 0;
+	s->bytes_received = rcv ? rcv->bytes : 0;
+	s->sender_time = secs(snd);
+	s->receiver_time = secs(rcv);
+	s->sender_time = s->sender_time ? s->sender_time : s->receiver_time;
+	s->receiver_time = s->receiver_time ? s->receiver_time : s->sender_time;
+	s->retransmits = snd ? snd->retransmits : -1;
+	s->sender_packets = snd ? snd->packets - snd->omitted_packets : 0;
+	s->receiver_packets = rcv ? rcv->packets - rcv->omitted_packets : 0;
+	s->lost = rcv ? rcv->errors - rcv->omitted_errors : 0;
+	s->jitter_ms = rcv ? rcv->jitter * 1000 : 0;
 }

@@ -105,6 +105,12 @@ void xp_i3r_split_addr(const char *s, char *host, size_t len, uint16_t *port);
 void xp_i3r_version(char *buf, size_t len);
 /* This host as iperf3's system_info says it (uname). */
 void xp_i3r_system_info(char *buf, size_t len);
+struct xp_i3_stream_res;
+/* One stream's end from both ends' results (iperf3's exchanged "streams"
+ * entries): snd is the sender's entry, rcv the receiver's; either may be
+ * missing (NULL). */
+void xp_i3r_stream_end(struct xp_i3r_stream *s, const struct xp_i3_stream_res *snd,
+		       const struct xp_i3_stream_res *rcv);
 
 /* Where text goes, as iperf3's iperf_printf writes it: each line begins
  * with the time (--timestamps) and the title (-T). */

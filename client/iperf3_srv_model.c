@@ -108,28 +108,6 @@ int xp_i3s_interval(struct xp_i3_report *r, const struct xp_i3srv_view *v,
 	return 1;
 }
 
-static double secs(const struct xp_i3_stream_res *s)
-{
-	return s && s->end_time > s->start_time ? s->end_time - s->start_time : 0;
-}
-
-/* One stream from its sender's (snd) and receiver's (rcv) entries. */
-static void stream_end(struct xp_i3r_stream *s, const struct xp_i3_stream_res *snd,
-		       const struct xp_i3_stream_res *rcv)
-{
-	s->bytes_sent = snd ? snd->bytes : 0;
-	s->bytes_received = rcv ? rcv->bytes : 0;
-	s->sender_time = secs(snd);
-	s->receiver_time = secs(rcv);
-	s->sender_time = s->sender_time ? s->sender_time : s->receiver_time;
-	s->receiver_time = s->receiver_time ? s->receiver_time : s->sender_time;
-	s->retransmits = snd ? snd->retransmits : -1;
-	s->sender_packets = snd ? snd->packets - snd->omitted_packets : 0;
-	s->receiver_packets = rcv ? rcv->packets - rcv->omitted_packets : 0;
-	s->lost = rcv ? rcv->errors - rcv->omitted_errors : 0;
-	s->jitter_ms = rcv ? rcv->jitter * 1000 : 0;
-}
-
 void xp_i3s_end(struct xp_i3_report *r, const struct xp_i3_results *mine,
 		const struct xp_i3_results *theirs)
 {
@@ -141,9 +119,9 @@ void xp_i3s_end(struct xp_i3_report *r, const struct xp_i3_results *mine,
 		const struct xp_i3_stream_res *t = theirs ? xp_i3_results_find(theirs, id) : NULL;
 
 		if (r->st[i].sender)
-			stream_end(&r->st[i], m, t);
+			xp_i3r_stream_end(&r->st[i], m, t);
 		else
-			stream_end(&r->st[i], t, m);
+			xp_i3r_stream_end(&r->st[i], t, m);
 	}
 	r->cpu[0] = mine->cpu_total;
 	r->cpu[1] = mine->cpu_user;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #include "client/svg.h"
+#include "common/utf8.h"
 
 #include <errno.h>
 #include <math.h>
@@ -75,29 +76,11 @@ void xp_svg_raw(struct xp_svg *s, const char *fmt, ...)
 static size_t utf8_seq(const unsigned char *p, size_t avail)
 {
 	uint32_t cp;
-	size_t n, i;
+	size_t n = xp_utf8_seq(p, avail, &cp);
 
-	if (p[0] < 0x80)
-		return (p[0] >= 0x20 || p[0] == '\t' || p[0] == '\n' || p[0] == '\r') &&
-		       p[0] != 0x7f ? 1 : 0;
-	if (p[0] >= 0xc2 && p[0] <= 0xdf)
-		n = 2, cp = p[0] & 0x1fu;
-	else if (p[0] >= 0xe0 && p[0] <= 0xef)
-		n = 3, cp = p[0] & 0x0fu;
-	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
-		n = 4, cp = p[0] & 0x07u;
-	else
-		return 0;
-	if (n > avail)
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (p[i] & 0x3fu);
-	}
-	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) || cp > 0x10ffff ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || cp == 0xfffe || cp == 0xffff ||
-	    (cp >= 0x80 && cp <= 0x9f))
+	if (n == 1)
+		return (cp >= 0x20 || cp == '\t' || cp == '\n' || cp == '\r') && cp != 0x7f;
+	if (!n || cp == 0xfffe || cp == 0xffff || (cp >= 0x80 && cp <= 0x9f))
 		return 0;
 	return n;
 }

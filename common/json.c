@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #include "common/json.h"
+#include "common/utf8.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -77,33 +78,12 @@ static void put_indent(struct xp_json *j)
 		put(j, "  ");
 }
 
-/* Length of the valid UTF-8 sequence at s, or 0 if it is not one
- * (overlong forms, surrogates and code points above U+10FFFF included).
- * Stops at the first non-continuation byte, so never reads past a NUL. */
+/* Length of the valid UTF-8 sequence at s, 0 if it is not one. */
 static int utf8_len(const unsigned char *s)
 {
-	static const uint32_t min_cp[] = { 0, 0, 0x80, 0x800, 0x10000 };
 	uint32_t cp;
-	int n, i;
 
-	if (s[0] < 0x80)
-		return 1;
-	if ((s[0] & 0xe0) == 0xc0)
-		n = 2, cp = s[0] & 0x1f;
-	else if ((s[0] & 0xf0) == 0xe0)
-		n = 3, cp = s[0] & 0x0f;
-	else if ((s[0] & 0xf8) == 0xf0)
-		n = 4, cp = s[0] & 0x07;
-	else
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if (cp < min_cp[n] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
+	return (int)xp_utf8_seq(s, SIZE_MAX, &cp);
 }
 
 static void put_escaped_char(struct xp_json *j, unsigned char c)

@@ -2,6 +2,7 @@
 /* Strict RFC 8259 parser into a flat, depth-first node array; see
  * json_read.h for the layout.  The accessors live in json_read_val.c. */
 #include "common/json_read.h"
+#include "common/utf8.h"
 #include "common/json_read_int.h"
 
 #include <locale.h>
@@ -193,32 +194,12 @@ static int escape(struct parser *ps)
 	return 0;
 }
 
-/* Length of the valid UTF-8 sequence at s (before end), 0 if invalid:
- * overlong forms, surrogates and code points above U+10FFFF included. */
+/* Length of the valid UTF-8 sequence at s (before end), 0 if invalid. */
 static int utf8_len(const unsigned char *s, const unsigned char *end)
 {
-	static const uint32_t min_cp[] = { 0, 0, 0x80, 0x800, 0x10000 };
 	uint32_t cp;
-	int n, i;
 
-	if ((s[0] & 0xe0) == 0xc0)
-		n = 2, cp = s[0] & 0x1f;
-	else if ((s[0] & 0xf0) == 0xe0)
-		n = 3, cp = s[0] & 0x0f;
-	else if ((s[0] & 0xf8) == 0xf0)
-		n = 4, cp = s[0] & 0x07;
-	else
-		return 0;
-	if (end - s < n)
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if (cp < min_cp[n] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
+	return (int)xp_utf8_seq(s, (size_t)(end - s), &cp);
 }
 
 /* One string at p (the opening quote) into the arena, NUL-terminated. */

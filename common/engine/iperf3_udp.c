@@ -95,17 +95,6 @@ static void sent(struct xp_flow *f, uint32_t n)
 		us(f)->spent = 1;
 }
 
-/* 1 sent, 0 try later, -1 the flow failed. */
-static int send_error(struct xp_flow *f)
-{
-	if (errno == ECONNREFUSED || errno == ENOBUFS)
-		f->w->c.errors++;
-	if (xp_udp_soft_error(errno))
-		return 0;
-	xp_flow_fail(f, errno);
-	return -1;
-}
-
 static int send_gso(struct xp_flow *f, uint32_t n)
 {
 	struct xp_worker *w = f->w;
@@ -118,7 +107,7 @@ static int send_gso(struct xp_flow *f, uint32_t n)
 		return 1;
 	}
 	if (errno != EIO && errno != EINVAL && errno != EOPNOTSUPP && errno != EMSGSIZE)
-		return send_error(f);
+		return xp_udp_send_error(f);
 	/* the path cannot segment: sendmmsg from now on */
 	setsockopt(f->fd, SOL_UDP, UDP_SEGMENT, &zero, sizeof(zero));
 	us(f)->gso = 0;
@@ -127,29 +116,19 @@ static int send_gso(struct xp_flow *f, uint32_t n)
 
 static int send_batch(struct xp_flow *f, uint32_t n)
 {
-	struct xp_worker *w = f->w;
-	struct xp_mmsg *m = xp_udp_mmsg_get(w, 0);
-	uint32_t i;
 	int r;
 
-	if (!m) {
-		xp_flow_fail(f, ENOMEM);
-		return -1;
-	}
 	stamp(f, n);
-	for (i = 0; i < n; i++) {
-		m->iov[i].iov_base = w->txbuf + (size_t)i * w->run->req;
-		m->iov[i].iov_len = w->run->req;
-		memset(&m->msgs[i].msg_hdr, 0, sizeof(m->msgs[i].msg_hdr));
-		m->msgs[i].msg_hdr.msg_iov = &m->iov[i];
-		m->msgs[i].msg_hdr.msg_iovlen = 1;
-	}
-	r = sendmmsg(f->fd, m->msgs, n, MSG_DONTWAIT);
+	r = xp_udp_send_txbuf(f->w, f->fd, n);
 	if (r > 0) {
 		sent(f, (uint32_t)r);
 		return 1;
 	}
-	return send_error(f);
+	if (errno == ENOMEM) {
+		xp_flow_fail(f, ENOMEM);
+		return -1;
+	}
+	return xp_udp_send_error(f);
 }
 
 /* Its share of -n/-k sent (or STOP): finish, on the client once the

@@ -167,9 +167,7 @@ static void number(struct xp_flow *f, uint32_t n)
 	}
 }
 
-/* After a failed send: 0 to try again later (counted when it is an error
- * the network reported), -1 when the flow failed. */
-static int send_error(struct xp_flow *f)
+int xp_udp_send_error(struct xp_flow *f)
 {
 	if (errno == ECONNREFUSED || errno == ENOBUFS)
 		f->w->c.errors++;
@@ -201,21 +199,18 @@ static int send_gso(struct xp_flow *f, uint32_t n)
 		us(f)->phase = 0;
 		return 0;
 	}
-	return send_error(f);
+	return xp_udp_send_error(f);
 }
 
-static int send_batch(struct xp_flow *f, uint32_t n)
+int xp_udp_send_txbuf(struct xp_worker *w, int fd, uint32_t n)
 {
-	struct xp_worker *w = f->w;
 	struct xp_mmsg *m = xp_udp_mmsg_get(w, 0);
 	uint32_t i;
-	int r;
 
 	if (!m) {
-		xp_flow_fail(f, ENOMEM);
+		errno = ENOMEM;
 		return -1;
 	}
-	number(f, n);
 	for (i = 0; i < n; i++) {
 		m->iov[i].iov_base = w->txbuf + (size_t)i * w->run->req;
 		m->iov[i].iov_len = w->run->req;
@@ -223,10 +218,22 @@ static int send_batch(struct xp_flow *f, uint32_t n)
 		m->msgs[i].msg_hdr.msg_iov = &m->iov[i];
 		m->msgs[i].msg_hdr.msg_iovlen = 1;
 	}
-	r = sendmmsg(f->fd, m->msgs, n, MSG_DONTWAIT);
+	return sendmmsg(fd, m->msgs, n, MSG_DONTWAIT);
+}
+
+static int send_batch(struct xp_flow *f, uint32_t n)
+{
+	int r;
+
+	number(f, n);
+	r = xp_udp_send_txbuf(f->w, f->fd, n);
 	if (r > 0)
 		return sent(f, (uint32_t)r) ? -1 : 1;
-	return send_error(f);
+	if (errno == ENOMEM) {
+		xp_flow_fail(f, ENOMEM);
+		return -1;
+	}
+	return xp_udp_send_error(f);
 }
 
 /* What arrives on a sender's socket: a client's repeated confirm (its

@@ -30,6 +30,10 @@ struct xp_mmsg {
 /* The worker's batch area with receive buffers of at least bufsz bytes;
  * NULL when out of memory. */
 struct xp_mmsg *xp_udp_mmsg_get(struct xp_worker *w, size_t bufsz);
+/* sendmmsg of n datagrams of the run's request size from the worker's
+ * txbuf (laid out one after the other), non-blocking: what sendmmsg
+ * returned, or -1 with errno ENOMEM when the batch area cannot be had. */
+int xp_udp_send_txbuf(struct xp_worker *w, int fd, uint32_t n);
 /* A datagram that is this test's UDP confirm (proto/hello.h: a client
  * repeats it until the server's flow socket echoes it). */
 int xp_udp_is_hello(const struct xp_worker *w, const void *buf, size_t n);
@@ -37,5 +41,8 @@ int xp_udp_is_hello(const struct xp_worker *w, const void *buf, size_t n);
  * ECONNREFUSED (an ICMP error for an earlier datagram), ENOBUFS (a full
  * device queue). */
 int xp_udp_soft_error(int e);
+/* After a failed send (errno set): 0 to try again later (counted when
+ * it is an error the network reported), -1 when the flow failed. */
+int xp_udp_send_error(struct xp_flow *f);
 
 #endif
