@@ -68,6 +68,16 @@ assert 0 <= d["start_skew_ms"] < 200, d["start_skew_ms"]
 print("fleet: 64 flows from 7 agents, %d bytes received, start skew %.3f ms"
       % (merged, d["start_skew_ms"]))
 PY
+# FLEET_SHOW=1: the controller's report as a person reads it, and each
+# host's line of the JSON (for a note or a bug report)
+if [ -n "${FLEET_SHOW:-}" ]; then
+	$CTL -t TCP_STREAM -P 64 -l 2 || fail "fleet TCP_STREAM (report)"
+	python3 -c '
+import json, sys
+for h in json.load(open(sys.argv[1]))["hosts"]:
+    print(json.dumps({k: h[k] for k in h if k != "end"} | {"sum_received_bytes": h["end"]["sum_received"]["bytes"]}))
+' "$TMP/stream.json"
+fi
 # what the receiver logged it received, test by test (-v), adds up the same
 python3 - "$TMP/stream.json" "$TMP/recv.log" <<'PY' || fail "receiver's own count"
 import json, re, sys
