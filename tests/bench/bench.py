@@ -442,6 +442,44 @@ def size_curve_table(summ, rr):
     return md
 
 
+# The performance issue's bars: (case label prefix, ratio key, bar).
+BARS = (("TCP_STREAM 128K", "vs_floor", 0.97), ("TCP_STREAM 128K", "vs_peer", 1.05),
+        ("TCP_MAERTS 128K", "vs_floor", 0.97), ("TCP_MAERTS 128K", "vs_peer", 1.05),
+        ("TCP_RR 1 byte", "vs_floor", 0.98), ("TCP_RR 1 byte", "vs_peer", 1.0),
+        ("UDP_RR 1 byte", "vs_floor", 0.98), ("UDP_RR 1 byte", "vs_peer", 1.0),
+        ("UDP_STREAM 1472", "vs_peer", 4.0), ("TCP_STREAM -P 64", "vs_peer", 1.5))
+
+
+def verdict(r, bar):
+    """met: the estimate and the whole interval at or above the bar;
+    met (interval spans it): estimate above, interval below; missed."""
+    if not r:
+        return "not measured"
+    if r["est"] < bar:
+        return "missed"
+    return "met" if r["lo"] is None or r["lo"] >= bar else "met (interval spans it)"
+
+
+def bars_table(summ, rr_curve=None):
+    md = ["| case | bar | measured [95% CI] | verdict |", "|---|---|---|---|"]
+    for key, s in summ.items():
+        for label, what, bar in BARS:
+            if key.startswith(label):
+                name = "floor" if what == "vs_floor" else f"best peer ({s['best_peer']})"
+                md.append(f"| {key} | >= {bar}x {name} | {fmt_ci(s.get(what))} | {verdict(s.get(what), bar)} |")
+    if rr_curve:
+        big, mid = rr_curve.get("TCP_RR -P 10000 -T 2"), rr_curve.get("TCP_RR -P 1000 -T 2")
+        if big and mid:
+            runs = big["runs"].get("xperf", [])
+            rss = big.get("rss_max_mib")
+            ok = any(runs) and (rss is not None and rss <= 256) and \
+                (big["median"].get("xperf") or 0) >= (mid["median"].get("xperf") or 0)
+            md.append(f"| TCP_RR -P 10000 -T 2 | runs, peak RSS <= 256 MiB per side, rate >= -P 1000 | "
+                      f"{fmt_val(big['median'].get('xperf'), True)} vs {fmt_val(mid['median'].get('xperf'), True)}, "
+                      f"peak RSS {fmt_mib((rss or 0) * 1024)} MiB | {'met' if ok else 'missed'} |")
+    return md
+
+
 def update_doc(path, md):
     begin, end = "<!-- bench:curves begin -->", "<!-- bench:curves end -->"
     with open(path) as f:
@@ -502,10 +540,36 @@ def preflight(a):
     return [t for t in TOOLS if t not in why]
 
 
+def cpu_model():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return "unknown CPU"
+
+
+def cs_rr(curves):
+    """The TCP_RR -P curve summarised, with each point's largest peak RSS
+    of either side (MiB), or None without curves."""
+    if not curves or not curves[0]:
+        return None
+    out = {}
+    for key, runs in curves[0].items():
+        s = summarize(runs)
+        rss = [side_stat(runs, "xperf", k, max) for k in ("rss_c", "rss_s")]
+        rss = [r for r in rss if r is not None]
+        s["rss_max_mib"] = max(rss) / 1024 if rss else None
+        out[key] = s
+    return out
+
+
 def machine():
     with open("/proc/loadavg") as f:
         load = " ".join(f.read().split()[:3])
-    return dict(kernel=os.uname().release, cpus=os.cpu_count(), load=load,
+    return dict(kernel=os.uname().release, cpus=os.cpu_count(), cpu=cpu_model(), load=load,
                 date=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()))
 
 
@@ -525,9 +589,12 @@ def main():
         lab.down()
     m1 = machine()
     summ = {k: summarize(v) for k, v in res.items()}
-    md = [f"Machine: kernel {m0['kernel']}, {m0['cpus']} CPUs; {a.rounds} rounds x {a.secs} s, tools in rotated "
+    md = [f"Machine: {m0['cpu']}, kernel {m0['kernel']}, {m0['cpus']} CPUs; {a.rounds} rounds x {a.secs} s, tools in rotated "
           f"order; load average {m0['load']} at the start, {m1['load']} at the end; {m0['date']}.", ""]
     md += main_table(summ) if summ else []
+    if summ:
+        md += ["", "Against the bars of the performance issue (point estimate and interval):", ""]
+        md += bars_table(summ, cs_rr(curves))
     doc, out = [], {"machine": m0, "machine_end": m1, "config": vars(a), "skipped": missing_tools(a),
                     "cases": summ}
     if curves:
