@@ -212,6 +212,11 @@ int xp_connect_tcp_port(const struct xp_addr *a, const struct xp_sockopts *so,
 		e = wait_connected(fd, timeout_ms);
 	if (e) {
 		close(fd);
+		if (e == EADDRNOTAVAIL) /* every local port toward a taken */
+			return xp_err_sys(err, e, "connect %s (no free local port: see "
+					  "net.ipv4.ip_local_port_range, and TIME_WAIT "
+					  "connections of earlier tests in `ss -s`)",
+					  xp_addr_str(a, as, sizeof(as)));
 		return xp_err_sys(err, e, "connect %s", xp_addr_str(a, as, sizeof(as)));
 	}
 	xp_set_nonblock(fd, 0);

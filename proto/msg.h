@@ -60,6 +60,10 @@ enum xp_errc {
 
 #define XP_HEARTBEAT_MS 1000    /* what this build announces and sends */
 #define XP_HEARTBEAT_DEAD_MS 5000 /* silence after which a peer is gone */
+/* Connecting a test's flows may take 10 s and this much more per flow, on
+ * both ends (a kernel short of free ephemeral ports toward the server
+ * takes milliseconds per connect) */
+#define XP_SETUP_NS_PER_FLOW 5000000ull
 
 struct xp_msg_setup {
 	uint64_t test;        /* the test's number (common/tests.def) */

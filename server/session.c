@@ -95,13 +95,14 @@ static int make_workers(struct xp_session *s, struct xp_err *err)
 static int wait_registered(struct xp_session *s, struct xp_err *err)
 {
 	uint32_t want = xp_test(s->run.test)->persistent ? s->run.flows : 0;
-	uint64_t deadline = xp_now_ns() + REGISTER_WAIT_MS * XP_NS_PER_MS;
+	uint64_t deadline = xp_now_ns() + REGISTER_WAIT_MS * XP_NS_PER_MS +
+			    (uint64_t)want * XP_SETUP_NS_PER_FLOW;
 
 	while (atomic_load(&s->run.registered) < want) {
 		if (xp_now_ns() > deadline)
-			return xp_err_set(err, "only %u of %u data flows arrived within %d s",
+			return xp_err_set(err, "only %u of %u data flows arrived within %.1f s",
 					  atomic_load(&s->run.registered), want,
-					  REGISTER_WAIT_MS / 1000);
+					  REGISTER_WAIT_MS / 1e3 + want * (XP_SETUP_NS_PER_FLOW / 1e9));
 		usleep(1000);
 	}
 	return 0;
