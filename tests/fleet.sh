@@ -68,6 +68,15 @@ assert 0 <= d["start_skew_ms"] < 200, d["start_skew_ms"]
 print("fleet: 64 flows from 7 agents, %d bytes received, start skew %.3f ms"
       % (merged, d["start_skew_ms"]))
 PY
+# what the receiver logged it received, test by test (-v), adds up the same
+python3 - "$TMP/stream.json" "$TMP/recv.log" <<'PY' || fail "receiver's own count"
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+logged = sum(int(m) for m in re.findall(r"TCP_STREAM done: \d+ flows, (\d+) bytes received",
+                                         open(sys.argv[2]).read()))
+assert logged == d["merged"]["end"]["sum_received"]["bytes"], (logged,)
+PY
+
 # FLEET_SHOW=1: the controller's report as a person reads it, and each
 # host's line of the JSON (for a note or a bug report)
 if [ -n "${FLEET_SHOW:-}" ]; then
@@ -78,15 +87,6 @@ for h in json.load(open(sys.argv[1]))["hosts"]:
     print(json.dumps({k: h[k] for k in h if k != "end"} | {"sum_received_bytes": h["end"]["sum_received"]["bytes"]}))
 ' "$TMP/stream.json"
 fi
-# what the receiver logged it received, test by test (-v), adds up the same
-python3 - "$TMP/stream.json" "$TMP/recv.log" <<'PY' || fail "receiver's own count"
-import json, re, sys
-d = json.load(open(sys.argv[1]))
-logged = sum(int(m) for m in re.findall(r"TCP_STREAM done: \d+ flows, (\d+) bytes received",
-                                         open(sys.argv[2]).read()))
-assert logged == d["merged"]["end"]["sum_received"]["bytes"], (logged,)
-PY
-
 # TCP_RR: the merged percentiles are those of all samples together
 $CTL -t TCP_RR -P 14 -l 2 --json >"$TMP/rr.json" 2>"$TMP/rr.err" ||
 	fail "fleet TCP_RR: $(cat "$TMP/rr.err")"
