@@ -172,10 +172,18 @@ jqt "$TMP/x-p4-both.json" '.[0].end.sum_sent.bytes == .[1].end.sum_received.byte
 
 xp x-bidir --bidir
 both x-bidir
-jqt "$TMP/x-bidir-both.json" '.[0].end.streams[0].sender.bytes == .[1].end.sum_received.bytes and
-	.[0].end.streams[1].receiver.bytes == .[1].end.sum_sent_bidir_reverse.bytes and
-	.[1].end.sum_received.bytes > 0 and .[1].end.sum_sent_bidir_reverse.bytes > 0' \
-	"--bidir: both directions exact"
+# --bidir: each direction's receiver counted what its sender sent, less at
+# most a tail still in flight when the stock server's TEST_END stopped the
+# streams (exact in almost every run; once, under a loaded distcheck, not:
+# the stock server ends both directions at once, as iperf3 itself reports
+# a bidir receiver below its sender).  At least 95% and never more.
+jqt "$TMP/x-bidir-both.json" '.[0].end.streams[0].sender.bytes as $f |
+	.[1].end.sum_received.bytes as $fr |
+	.[1].end.sum_sent_bidir_reverse.bytes as $r |
+	.[0].end.streams[1].receiver.bytes as $rr |
+	$fr > 0 and $fr <= $f and $fr >= 0.95 * $f and
+	$rr > 0 and $rr <= $r and $rr >= 0.95 * $r' \
+	"--bidir: both directions counted (at most a tail short)"
 
 # an xperf client (not in iperf3 mode) is told at once what it reached
 stock_server x-detect
