@@ -54,17 +54,6 @@ static void noop_io(struct xp_flow *f, uint32_t events)
 
 /* ---- sender ---- */
 
-static uint32_t batch_size(const struct xp_worker *w, int gso)
-{
-	uint32_t n = XP_UDP_BATCH;
-
-	if (gso && 65507 / w->run->req < n)
-		n = (uint32_t)(65507 / w->run->req);
-	if (w->run->rate_bps && w->run->pace_burst < n)
-		n = w->run->pace_burst;
-	return n ? n : 1;
-}
-
 static void stamp(struct xp_flow *f, uint32_t n)
 {
 	struct xp_worker *w = f->w;
@@ -151,7 +140,7 @@ static void tx_io(struct xp_flow *f, uint32_t events)
 
 	(void)events;
 	for (i = 0; i < CALLS_PER_EVENT && r > 0 && !us(f)->spent; i++) {
-		uint32_t n = (uint32_t)xp_flow_allow(f, batch_size(w, us(f)->gso));
+		uint32_t n = (uint32_t)xp_flow_allow(f, xp_udp_batch_size(w, us(f)->gso));
 
 		if (!xp_flow_pace(f, (uint64_t)n * w->run->req))
 			return;
@@ -173,7 +162,7 @@ static void tx_add(struct xp_flow *f)
 	f->on_io = tx_io;
 	us(f)->next = 1;
 	xp_i3_stream_of(f)->sender = 1;
-	if (w->run->gso && batch_size(w, 1) > 1 &&
+	if (w->run->gso && xp_udp_batch_size(w, 1) > 1 &&
 	    setsockopt(f->fd, SOL_UDP, UDP_SEGMENT, &seg, sizeof(seg)) == 0)
 		us(f)->gso = 1;
 }

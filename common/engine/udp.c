@@ -109,7 +109,7 @@ void xp_udp_worker_free(struct xp_worker *w)
 
 /* ---- UDP_STREAM sender ---- */
 
-static uint32_t batch_size(const struct xp_worker *w, int gso)
+uint32_t xp_udp_batch_size(const struct xp_worker *w, int gso)
 {
 	uint32_t n = MAX_SEGS;
 
@@ -267,7 +267,7 @@ static void tx_io(struct xp_flow *f, uint32_t events)
 	if (!(events & EPOLLOUT) || !w->going)
 		return;
 	for (i = 0; i < CALLS_PER_EVENT && r > 0; i++) {
-		uint32_t n = (uint32_t)xp_flow_allow(f, batch_size(w, us(f)->phase));
+		uint32_t n = (uint32_t)xp_flow_allow(f, xp_udp_batch_size(w, us(f)->phase));
 
 		if (!xp_flow_pace(f, (uint64_t)n * w->run->req))
 			return;
@@ -284,7 +284,7 @@ static void tx_add(struct xp_flow *f)
 
 	f->on_io = tx_io;
 	/* phase 1: this flow sends GSO batches */
-	if (w->run->gso && batch_size(w, 1) > 1 &&
+	if (w->run->gso && xp_udp_batch_size(w, 1) > 1 &&
 	    setsockopt(f->fd, SOL_UDP, UDP_SEGMENT, &seg, sizeof(seg)) == 0) {
 		us(f)->phase = 1;
 	}

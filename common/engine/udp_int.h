@@ -34,6 +34,9 @@ struct xp_mmsg *xp_udp_mmsg_get(struct xp_worker *w, size_t bufsz);
  * txbuf (laid out one after the other), non-blocking: what sendmmsg
  * returned, or -1 with errno ENOMEM when the batch area cannot be had. */
 int xp_udp_send_txbuf(struct xp_worker *w, int fd, uint32_t n);
+/* Datagrams per send: XP_UDP_BATCH, fewer when GSO's 64 KiB or the
+ * pacing burst allows fewer; at least 1. */
+uint32_t xp_udp_batch_size(const struct xp_worker *w, int gso);
 /* A datagram that is this test's UDP confirm (proto/hello.h: a client
  * repeats it until the server's flow socket echoes it). */
 int xp_udp_is_hello(const struct xp_worker *w, const void *buf, size_t n);
