@@ -218,7 +218,11 @@ static int setup(struct xp_session *s, struct xp_err *err)
 	if (xp_group_start(&s->group, err))
 		return -2;
 	atomic_store(&s->running, 1);
-	return wait_registered(s, err) ? -2 : 0;
+	if (wait_registered(s, err))
+		return -2;
+	if (xp_test(s->run.test)->persistent) /* every socket is in: see worker.h */
+		xp_group_own_fds(&s->group);
+	return 0;
 }
 
 /* After STOP the workers drain (up to seconds): heartbeats go on, so the

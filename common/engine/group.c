@@ -62,6 +62,14 @@ void xp_group_cmd(struct xp_group *g, int cmd)
 		xp_worker_cmd(&g->w[i], cmd);
 }
 
+void xp_group_own_fds(struct xp_group *g)
+{
+	int i;
+
+	for (i = 0; i < g->n; i++)
+		xp_worker_own_fds(&g->w[i]);
+}
+
 void xp_group_join(struct xp_group *g)
 {
 	int i;

@@ -21,6 +21,8 @@ int xp_group_create(struct xp_group *g, struct xp_run *run, int n, const char *c
 /* Start every worker thread.  0 or -1. */
 int xp_group_start(struct xp_group *g, struct xp_err *err);
 void xp_group_cmd(struct xp_group *g, int cmd);
+/* xp_worker_own_fds for every worker. */
+void xp_group_own_fds(struct xp_group *g);
 void xp_group_join(struct xp_group *g);
 /* Join what ends before deadline (xp_now_ns time).  1: all joined. */
 int xp_group_join_until(struct xp_group *g, uint64_t deadline);

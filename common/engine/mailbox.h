@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* A server worker's mailbox: how the accept thread hands it a connected
  * socket, as a descriptor number in the table they share, over a pipe.
- * (Server workers keep the process's table; see common/engine/fdtable.h.  An
- * SCM_RIGHTS version, which would let them own theirs, left a TCP_CRR
+ * (A server worker of a persistent test takes a table of its own once all
+ * its sockets are in: common/engine/worker_fds.c.  An SCM_RIGHTS version,
+ * which let every worker own its table from the start, left a TCP_CRR
  * server socket open about once in 150 runs, cause not found.) */
 #ifndef XP_MAILBOX_H
 #define XP_MAILBOX_H

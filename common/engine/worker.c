@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The worker thread itself: its setup and buffers, the commands it takes
  * from the controlling thread (start, stop, warm-up over), the epoll loop,
- * its private descriptor table, and start/join/mail/destroy.  The flows it
+ * and start/join/mail/destroy.  The flows it
  * runs are in common/engine/flow.c, direct mode (one RR flow on a blocking
  * socket) in direct.c, its timers in timers.c, its interval snapshots in
- * snapshot.c. */
+ * snapshot.c, its own descriptor table in worker_fds.c. */
 #include "common/engine/worker.h"
 
 #include <errno.h>
@@ -24,7 +24,6 @@
 #include "common/clock.h"
 #include "common/cpu.h"
 #include "common/engine/engines.h"
-#include "common/engine/fdtable.h"
 #include "common/engine/mailbox.h"
 #include "common/engine/worker_int.h"
 
@@ -112,6 +111,13 @@ int xp_worker_init(struct xp_worker *w, int id, int cpu, struct xp_run *run,
 			return xp_err_sys(err, errno, "worker %d: mailbox socketpair", id);
 	}
 	return 0; /* buffers come with the thread (xp_worker_start) */
+}
+
+int xp_worker_mbox_watch(struct xp_worker *w, int on)
+{
+	if (on)
+		return epoll_add(w->epfd, w->mbox[0], &tag_mbox);
+	return epoll_ctl(w->epfd, EPOLL_CTL_DEL, w->mbox[0], NULL);
 }
 
 static void take_mail(struct xp_worker *w)
@@ -250,6 +256,7 @@ void xp_worker_on_cmd(struct xp_worker *w)
 	w->asks_seen = atomic_load(&w->asks); /* what is asked later is seen next time */
 	if (read(w->evfd, &v, sizeof(v)) < 0 && errno != EAGAIN)
 		return;
+	xp_worker_fds_asked(w);
 	xp_take_snapshot(w);
 	cmd = atomic_load(&w->cmd);
 	w->now = xp_now_ns();
@@ -375,42 +382,6 @@ static void loop(struct xp_worker *w)
 	}
 }
 
-/* The worker's own descriptor table (common/engine/fdtable.h): a copy of the
- * process's, keeping only the worker's epoll set, eventfd, mailbox, flow
- * sockets and the run's -n/-k eventfd.  xp_worker_start waits for this,
- * then closes its own copies of the flow sockets, so that closing one here
- * really closes it.
- * Client workers only: a server worker's sockets come later, by number,
- * through its mailbox (common/engine/mailbox.h), so it keeps the shared table;
- * a TCP_CRR client opens its sockets itself. */
-enum { FDS_STARTING, FDS_PRIVATE, FDS_SHARED };
-
-static void own_fdtable(struct xp_worker *w)
-{
-	if (w->run->role == XP_ROLE_SERVER) { /* its sockets come by number: common/engine/mailbox.h */
-		atomic_store(&w->fds_state, FDS_SHARED);
-		return;
-	}
-	int *keep = malloc((w->nlive + 4) * sizeof(*keep));
-	size_t n = 0;
-	uint32_t i;
-
-	if (keep) {
-		keep[n++] = w->epfd;
-		keep[n++] = w->evfd;
-		if (w->mbox[0] >= 0)
-			keep[n++] = w->mbox[0];
-		if (w->run->done_fd >= 0) /* -n/-k: written when the senders are done */
-			keep[n++] = w->run->done_fd;
-		for (i = 0; i < w->nlive; i++)
-			if (w->live[i]->fd >= 0)
-				keep[n++] = w->live[i]->fd;
-	}
-	atomic_store(&w->fds_state,
-		     keep && xp_fdtable_private(keep, n) == 0 ? FDS_PRIVATE : FDS_SHARED);
-	free(keep);
-}
-
 static void *worker_main(void *arg)
 {
 	struct xp_worker *w = arg;
@@ -418,7 +389,7 @@ static void *worker_main(void *arg)
 	uint32_t i;
 
 	xp_direct_unblock();
-	own_fdtable(w);
+	xp_worker_fds_start(w);
 	if (w->cpu >= 0 && xp_cpu_pin_self(w->cpu, &err))
 		snprintf(w->errmsg, sizeof(w->errmsg), "%s", err.msg);
 	w->ran_cpu = sched_getcpu(); /* again at the end: where it last ran */
@@ -537,6 +508,7 @@ void xp_worker_destroy(struct xp_worker *w)
 		free(f);
 	}
 	free(w->live);
+	free(w->handed);
 	free(w->fres);
 	free(w->snap.flows);
 	xp_hist_free(w->snap.hist);

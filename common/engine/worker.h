@@ -152,7 +152,9 @@ struct xp_worker {
 	int epfd, evfd, mbox[2];
 	_Atomic int cmd;
 	_Atomic int in_direct; /* blocked reads possible: wake with xp_worker_kick */
-	_Atomic int fds_state;  /* FDS_*: own descriptor table yet? (worker.c) */
+	_Atomic int fds_state;  /* FDS_*: own descriptor table yet? (worker_fds.c) */
+	int *handed;            /* ... its flows' descriptors, for the giver to close */
+	uint32_t nhanded;
 	struct xp_run *run;
 	const struct xp_test *t;   /* facts about the test (common/tests.h) */
 	const struct xp_side_ops *side; /* the test's; a flow runs f->side */
@@ -229,6 +231,11 @@ int xp_worker_snap_ready(struct xp_worker *w, uint32_t ticket);
  * 0: handed over, the socket is the worker's now; -1: not, fd is still
  * the caller's. */
 int xp_worker_mail(struct xp_worker *w, int fd, uint32_t idx);
+/* Server, once all the worker's flows have arrived by mail (a persistent
+ * test): the worker takes a descriptor table of its own with them, and
+ * this closes the caller's copies.  Waits for the worker (microseconds
+ * before the test starts); one that does not answer keeps sharing. */
+void xp_worker_own_fds(struct xp_worker *w);
 
 struct xp_timer {
 	uint64_t when;

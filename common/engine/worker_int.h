@@ -29,4 +29,13 @@ void xp_direct_prepare(void);
 /* In each worker thread: let the wake-up signal in. */
 void xp_direct_unblock(void);
 
+/* The worker's descriptor table (common/engine/worker_fds.c): the states
+ * of w->fds_state, the thread's first step, and a server's request seen
+ * in xp_worker_on_cmd. */
+enum { FDS_STARTING, FDS_PRIVATE, FDS_SHARED, FDS_ASKED, FDS_BUSY };
+void xp_worker_fds_start(struct xp_worker *w);
+void xp_worker_fds_asked(struct xp_worker *w);
+/* Watch the mailbox in the epoll set (on) or stop.  0 or -1 (errno). */
+int xp_worker_mbox_watch(struct xp_worker *w, int on);
+
 #endif
