@@ -83,6 +83,7 @@ static int send_setup(struct client *cl, struct xp_err *err)
 	m.u.setup.burst = o->burst;
 	m.u.setup.pace_burst = o->pace_burst;
 	m.u.setup.rcvlowat = o->rcvlowat;
+	m.u.setup.read_size = o->read_size;
 	xp_client_path_setup(o, &m.u.setup);
 	m.u.setup.bidir = cl->run.bidir;
 	m.u.setup.quota = cl->run.quota;
@@ -203,6 +204,7 @@ static void fill_run(struct client *cl)
 	r->rate_bps = o->rate;
 	r->pace_burst = (uint32_t)o->pace_burst;
 	r->rcvlowat = o->rcvlowat;
+	r->read_size = o->read_size;
 	r->sched_ns = o->tps ? XP_NS_PER_SEC * o->flows / o->tps : 0;
 	r->fastopen = o->fastopen;
 	r->sendfile = o->sendfile; /* whichever flows this end sends on */

@@ -146,6 +146,15 @@ static void human_rr(FILE *f, const struct xp_opts *o, const struct xp_client_re
 		human_latency(f, "round-trip latency from actual send", o, r->raw_hist);
 }
 
+/* --read-size: what each receiver's read asks for. */
+static const char *read_note(const struct xp_opts *o, char *buf, size_t len)
+{
+	if (!o->read_size)
+		return "";
+	snprintf(buf, len, ", at most %llu B per read", (unsigned long long)o->read_size);
+	return buf;
+}
+
 /* TCP stream tests: how many receiving flows had SO_RCVLOWAT, and why. */
 static const char *lowat_note(const struct xp_opts *o, const struct xp_client_result *r,
 			      char *buf, size_t len)
@@ -180,8 +189,9 @@ void xp_report_human(FILE *f, const struct xp_opts *o, const struct xp_client_re
 		fprintf(f, "  request %llu B, response %llu B%s\n", (unsigned long long)r->req,
 			(unsigned long long)r->rsp, xp_opts_nodelay(o) ? ", TCP_NODELAY" : "");
 	else
-		fprintf(f, "  %llu B per send%s\n", (unsigned long long)r->req,
-			is_udp(r->test) ? "" : xp_opts_nodelay(o) ? ", TCP_NODELAY" : ", Nagle on");
+		fprintf(f, "  %llu B per send%s%s\n", (unsigned long long)r->req,
+			is_udp(r->test) ? "" : xp_opts_nodelay(o) ? ", TCP_NODELAY" : ", Nagle on",
+			read_note(o, note, sizeof(note)));
 	xp_report_human_shape(f, o, r);
 	if (is_rr(r->test))
 		human_rr(f, o, r);
@@ -246,6 +256,7 @@ void xp_report_json_start(struct xp_json *j, const struct xp_opts *o,
 	xp_json_u64(j, "rate_bps", o->rate);
 	xp_json_u64(j, "pace_burst", o->pace_burst);
 	xp_json_u64(j, "rcvlowat_bytes", o->rcvlowat);
+	xp_json_u64(j, "read_size_bytes", o->read_size);
 	xp_json_dbl(j, "warmup_s", secs(xp_opts_warmup_ns(o)));
 	xp_json_bool(j, "reverse", o->reverse);
 	xp_json_bool(j, "bidir", o->bidir);
@@ -377,6 +388,8 @@ static void json_side(struct xp_json *j, const char *key, const struct xp_side_r
 	xp_json_bool(j, "udp_gso", (r->offloads & XP_OFFLOAD_GSO) != 0);
 	xp_json_bool(j, "udp_gro", (r->offloads & XP_OFFLOAD_GRO) != 0);
 	xp_json_u64(j, "rcvlowat_flows", c->lowat_flows);
+	xp_json_u64(j, "send_calls", c->send_calls);
+	xp_json_u64(j, "recv_calls", c->recv_calls);
 	xp_json_obj_open(j, "zerocopy");
 	xp_json_u64(j, "completions", c->zc_completions);
 	xp_json_u64(j, "copied", c->zc_copied);

@@ -46,8 +46,6 @@ static int validate_fast_paths(const struct xp_opts *o, struct xp_err *err)
 		return xp_err_set(err, "-b applies to stream tests, not %s", xp_test_name(o->test));
 	if (o->zerocopy && !tcp_bulk)
 		return xp_err_set(err, "--zerocopy applies to TCP_STREAM and TCP_MAERTS");
-	if (o->rcvlowat && !tcp_bulk)
-		return xp_err_set(err, "--rcvlowat applies to TCP_STREAM and TCP_MAERTS");
 	if (o->no_gso && !(t->udp && t->bulk))
 		return xp_err_set(err, "--no-gso applies to UDP_STREAM and UDP_MAERTS");
 	if (o->tps && !persistent_rr)
@@ -168,6 +166,8 @@ static int validate_applies(const struct xp_opts *o, struct xp_err *err)
 		return xp_err_set(err, "-M applies to RR tests only, not %s", t->name);
 	if (GIVEN(rcvlowat) && !(t->bulk && !t->udp))
 		return xp_err_set(err, "--rcvlowat applies to TCP_STREAM and TCP_MAERTS");
+	if (GIVEN(read_size) && !(t->bulk && !t->udp))
+		return xp_err_set(err, "--read-size applies to TCP_STREAM and TCP_MAERTS");
 	if (GIVEN(burst) && !(t->rr && t->persistent))
 		return xp_err_set(err, "--burst applies to TCP_RR and UDP_RR (for TCP_CRR use -P)");
 	return 0;

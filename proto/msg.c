@@ -63,6 +63,7 @@ static const struct field_desc setup_fields[] = {
 	U64(15, setup.burst),
 	U64(16, setup.pace_burst),
 	U64(17, setup.rcvlowat),
+	U64(18, setup.read_size),
 	/* socket and path: tags 30.. */
 	STR(30, setup.congestion),
 	U64(31, setup.tos),

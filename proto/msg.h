@@ -83,6 +83,7 @@ struct xp_msg_setup {
 	uint64_t burst;       /* RR: outstanding requests per flow */
 	uint64_t pace_burst;  /* UDP pacing: datagrams back to back */
 	uint64_t rcvlowat;    /* server TCP stream receivers: 0 auto, 1 off, else bytes */
+	uint64_t read_size;   /* server TCP stream receivers: bytes per read, 0 = default */
 	/* socket and path (tags 30..) */
 	char congestion[XP_CC_NAME_MAX]; /* TCP_CONGESTION on server data sockets, "" = default */
 	uint64_t tos;         /* XP_SETUP_TOS_SET | the TOS byte; 0 = leave the kernel's */

@@ -68,6 +68,10 @@ static int check_sizes(const struct xp_server_cfg *c, const struct xp_msg_setup 
 	uint64_t big = p->req_size > p->rsp_size ? p->req_size : p->rsp_size, need;
 	const struct xp_test *t = xp_test((int)p->test);
 
+	if (p->read_size && (t->udp || !t->bulk))
+		return xp_err_set(err, "read size asked for %s", t->name);
+	if (p->read_size > big)
+		big = p->read_size; /* a receiver's buffer holds a read */
 	if (!p->req_size || (t->rr && !p->rsp_size))
 		return xp_err_set(err, "message size 0");
 	if (big > c->max_msg)
@@ -178,7 +182,9 @@ static uint64_t worker_mem(const struct xp_msg_setup *p)
 
 	if (t->udp && t->bulk)
 		tx = mul_add(p->req_size, XP_UDP_BATCH, 0);
-	if (!t->udp && t->bulk)
+	if (!t->udp && t->bulk && p->read_size > (1u << 20))
+		rx = p->read_size;
+	else if (!t->udp && t->bulk)
 		rx = 1u << 20;
 	return mul_add(tx > rx ? tx : rx, 1, mul_add(tx > (64u << 10) ? tx : (64u << 10),
 						     1, 2 * HIST_MEM));

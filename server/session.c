@@ -50,6 +50,7 @@ static void fill_run(struct xp_session *s)
 	r->burst = p->burst ? (uint32_t)p->burst : 1;
 	r->rate_bps = p->rate_bps;
 	r->rcvlowat = p->rcvlowat;
+	r->read_size = p->read_size;
 	r->pace_burst = p->pace_burst ? (uint32_t)p->pace_burst : 8;
 	r->so.busy_poll_us = p->busy_poll_us;
 	if (xp_test(r->test)->bulk && !xp_test(r->test)->udp &&

@@ -152,6 +152,8 @@ START_TEST(invalid)
 		{ { "--confidence", "99" }, "--iterations" },
 		{ { "-M", "0" }, "RR tests only" },
 		{ { "-t", "TCP_RR", "--rcvlowat", "0" }, "--rcvlowat applies" },
+		{ { "-t", "UDP_STREAM", "--read-size", "1K" }, "--read-size applies" },
+		{ { "-t", "TCP_RR", "--read-size", "0" }, "--read-size applies" },
 		{ { "--burst", "1" }, "--burst applies" },
 		/* socket and path */
 		{ { "-t", "UDP_RR", "-C", "reno" }, "TCP tests" },

@@ -66,6 +66,14 @@ run lowatoff -t TCP_STREAM -l 1 --cpus 0 --remote-cpus 0 --rcvlowat 1
 check "$TMP/lowatoff.json" 'e["server"]["rcvlowat_flows"] == 0' "--rcvlowat 1 leaves the kernel default"
 run lowatset -t TCP_STREAM -l 1 -P 2 --rcvlowat 64K
 check "$TMP/lowatset.json" 'e["server"]["rcvlowat_flows"] == 2 and e["sum_sent"]["bytes"] == e["sum_received"]["bytes"]' "--rcvlowat SIZE on every flow"
+# --read-size: each receiver reads at most SIZE per call, on either end;
+# by default far more (up to 1 MiB) per call
+run rsize -t TCP_STREAM -n 4M -m 64K --read-size 1K
+check "$TMP/rsize.json" 'e["server"]["recv_calls"] >= e["sum_received"]["bytes"] // 1024 == 4096 and e["client"]["send_calls"] >= 64' "--read-size on the server's receiver"
+run rsizem -t TCP_MAERTS -n 4M -m 64K --read-size 1000
+check "$TMP/rsizem.json" 'e["client"]["recv_calls"] >= -(-e["sum_received"]["bytes"] // 1000) > 4000' "--read-size on the client's receiver"
+run rsized -t TCP_STREAM -n 4M -m 64K
+check "$TMP/rsized.json" '0 < e["server"]["recv_calls"] < 4096 and e["sum_received"]["bytes"] == 4194304' "default reads take more than 1K per call"
 if [ "$(nproc)" -ge 2 ]; then
 	run lowatx -t TCP_STREAM -l 1 --cpus 0 --remote-cpus 1
 	check "$TMP/lowatx.json" 'e["server"]["rcvlowat_flows"] == 0' "no auto SO_RCVLOWAT across CPUs"

@@ -71,6 +71,7 @@ static int tx_sent(struct xp_flow *f, uint64_t n)
 
 	f->bytes += n;
 	w->c.bytes_sent += n;
+	w->c.send_calls++;
 	if (w->run->zerocopy)
 		ss(f)->zc_next++;
 	if (w->run->rate_bps)
@@ -236,25 +237,36 @@ static void rx_auto_lowat(struct xp_flow *f)
 	if (getsockopt(f->fd, SOL_SOCKET, SO_INCOMING_CPU, &cpu, &len) || cpu < 0 ||
 	    cpu != w->ran_cpu)
 		st->cross = 1;
-	if (++st->phase == LOWAT_SAMPLES && !st->cross)
-		rx_set_lowat(f, AUTO_RCVLOWAT);
+	if (++st->phase == LOWAT_SAMPLES && !st->cross) /* at most one read */
+		rx_set_lowat(f, w->run->read_size && w->run->read_size < AUTO_RCVLOWAT
+					? w->run->read_size : AUTO_RCVLOWAT);
+}
+
+/* Bytes per read: --read-size, else the whole buffer (1 MiB or more). */
+static size_t rx_len(const struct xp_worker *w)
+{
+	uint64_t want = w->run->read_size;
+
+	return want && want < w->buflen ? (size_t)want : w->buflen;
 }
 
 static void rx_io(struct xp_flow *f, uint32_t events)
 {
 	struct xp_worker *w = f->w;
+	size_t len = rx_len(w);
 	int i;
 
 	(void)events;
 	if (ss(f)->phase < LOWAT_SAMPLES && f->bytes)
 		rx_auto_lowat(f);
 	for (i = 0; i < RECVS_PER_EVENT; i++) {
-		ssize_t n = recv(f->fd, w->buf, w->buflen, MSG_DONTWAIT);
+		ssize_t n = recv(f->fd, w->buf, len, MSG_DONTWAIT);
 
 		if (n > 0) {
 			f->bytes += (uint64_t)n;
 			w->c.bytes_received += (uint64_t)n;
-			if ((size_t)n < w->buflen)
+			w->c.recv_calls++;
+			if ((size_t)n < len)
 				return; /* drained: level-triggered epoll says when */
 			continue;
 		}

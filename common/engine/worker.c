@@ -61,7 +61,7 @@ static int alloc_bufs(struct xp_worker *w, struct xp_err *err)
 	if (w->t->udp && w->t->bulk)
 		tx = (size_t)w->run->req * XP_UDP_BATCH; /* a GSO or sendmmsg batch */
 	if (!w->t->udp && w->t->bulk)
-		rx = STREAM_RX_BUF;
+		rx = w->run->read_size > STREAM_RX_BUF ? w->run->read_size : STREAM_RX_BUF;
 	w->buflen = tx > rx ? tx : rx;
 	w->txlen = tx > MIN_TXBUF ? tx : MIN_TXBUF;
 	w->buf = malloc(w->buflen);

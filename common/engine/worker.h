@@ -39,6 +39,7 @@ struct xp_run {
 	uint32_t pace_burst; /* UDP pacing: most datagrams back to back */
 	uint64_t sched_ns;   /* RR --rate: interval between one flow's requests */
 	uint64_t rcvlowat;   /* TCP stream receivers: 0 auto, 1 kernel default, else bytes */
+	uint64_t read_size;  /* TCP stream receivers: bytes per read, 0 = the buffer */
 	int fastopen;        /* TCP_CRR: TCP Fast Open (so.fastopen on the client) */
 	int sendfile;        /* TCP stream senders: sendfile(2), not send(2) */
 	int note_mptcp;      /* count the data connections that are MPTCP */
