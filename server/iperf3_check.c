@@ -177,6 +177,22 @@ static void set_tos(int fd, int tos)
 	setsockopt(fd, IPPROTO_IP, IP_TOS, &tos, sizeof(tos));
 }
 
+void xp_i3sess_tune_listener(struct xp_i3sess *s)
+{
+	const struct xp_i3_params *p = &s->p;
+	int fd = s->lst->fd, win = (int)p->window, mss = (int)p->mss;
+
+	if (s->udp || fd < 0 || (p->window <= 0 && p->mss <= 0))
+		return;
+	s->lst->tuned = 1;
+	if (p->window > 0) {
+		setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &win, sizeof(win));
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &win, sizeof(win));
+	}
+	if (p->mss > 0)
+		setsockopt(fd, IPPROTO_TCP, TCP_MAXSEG, &mss, sizeof(mss));
+}
+
 void xp_i3sess_sockopts(const struct xp_i3sess *s, int fd, int udp_sender)
 {
 	const struct xp_i3_params *p = &s->p;

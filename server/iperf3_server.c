@@ -19,6 +19,7 @@ struct xp_i3srv {
 	const struct xp_server_cfg *cfg;
 	pthread_mutex_t mu;
 	struct xp_i3sess *cur; /* the test being served, or NULL */
+	struct xp_i3lst lst;   /* the listener (under mu) */
 };
 
 struct xp_i3srv *xp_i3srv_new(const struct xp_server_cfg *cfg)
@@ -28,6 +29,7 @@ struct xp_i3srv *xp_i3srv_new(const struct xp_server_cfg *cfg)
 	if (!s)
 		return NULL;
 	s->cfg = cfg;
+	s->lst.fd = -1;
 	pthread_mutex_init(&s->mu, NULL);
 	return s;
 }
@@ -58,6 +60,7 @@ static void new_test(struct xp_i3srv *s, int fd, const char *peer)
 	}
 	t->cfg = s->cfg;
 	t->mu = &s->mu;
+	t->lst = &s->lst;
 	t->ctl = fd;
 	/* one-byte states back to back: Nagle would hold each behind the
 	 * client's delayed ACK (iperf3 sets it too) */
@@ -200,6 +203,35 @@ int xp_i3srv_udp(struct xp_i3srv *s, const uint8_t *b, size_t n,
 		rc = take_udp(s->cur, reply, local, peer);
 	pthread_mutex_unlock(&s->mu);
 	return rc;
+}
+
+void xp_i3srv_set_listener(struct xp_i3srv *s, int fd)
+{
+	pthread_mutex_lock(&s->mu);
+	s->lst.fd = fd;
+	s->lst.tuned = 0;
+	pthread_mutex_unlock(&s->mu);
+}
+
+int xp_i3srv_listener_stale(struct xp_i3srv *s)
+{
+	int stale;
+
+	pthread_mutex_lock(&s->mu);
+	reap(s);
+	stale = s->lst.tuned && (!s->cur || s->cur->phase != XP_I3P_STREAMS);
+	pthread_mutex_unlock(&s->mu);
+	return stale;
+}
+
+int xp_i3srv_listener_tuned(struct xp_i3srv *s)
+{
+	int tuned;
+
+	pthread_mutex_lock(&s->mu);
+	tuned = s->lst.tuned;
+	pthread_mutex_unlock(&s->mu);
+	return tuned;
 }
 
 void xp_i3srv_free(struct xp_i3srv *s)

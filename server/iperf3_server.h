@@ -35,6 +35,17 @@ int xp_i3srv_classify(struct xp_i3srv *s, int fd, const uint8_t *b, size_t n,
  * opened a UDP stream of the running iperf3 test; -1 not iperf3's. */
 int xp_i3srv_udp(struct xp_i3srv *s, const uint8_t *b, size_t n,
 		 const struct xp_addr *local, const struct xp_addr *peer);
+/* The server's TCP listener, where iperf3's data streams connect (after
+ * it was opened, and again after every xp_i3srv_listener_stale). */
+void xp_i3srv_set_listener(struct xp_i3srv *s, int fd);
+/* 1 when a test set its socket buffers or MSS on the listener (as iperf3
+ * sets them on its own before the streams connect: the window scale and
+ * first window come from the listener) and its streams are in: the
+ * accept loop then opens a fresh listener, since a socket buffer once set
+ * is locked and every later connection would inherit it. */
+int xp_i3srv_listener_stale(struct xp_i3srv *s);
+/* 1 while the listener carries a test's settings. */
+int xp_i3srv_listener_tuned(struct xp_i3srv *s);
 /* Abort a running iperf3 test, wait for its thread, free (NULL is fine). */
 void xp_i3srv_free(struct xp_i3srv *s);
 

@@ -79,6 +79,23 @@ static int params(struct xp_i3sess *s, struct xp_err *err)
 	return 0;
 }
 
+/* A test before this one may have left its settings on the listener: the
+ * accept loop replaces it within 100 ms of that test's streams being in. */
+static int listener_clean(struct xp_i3sess *s, struct xp_err *err)
+{
+	int i, tuned = 1;
+
+	for (i = 0; i < 200 && tuned; i++) {
+		pthread_mutex_lock(s->mu);
+		tuned = s->lst->tuned;
+		pthread_mutex_unlock(s->mu);
+		if (tuned)
+			usleep(10 * 1000);
+	}
+	return tuned ? xp_err_set(err, "the listener still holds an earlier iperf3 "
+				  "test's socket options after 2 s") : 0;
+}
+
 /* Workers up, CREATE_STREAMS out. */
 static int make_side(struct xp_i3sess *s, struct i3_run *r, struct xp_err *err)
 {
@@ -92,7 +109,12 @@ static int make_side(struct xp_i3sess *s, struct i3_run *r, struct xp_err *err)
 		xp_i3_send_error(s->ctl, XP_I3E_INITTEST, ENOMEM);
 		return -1;
 	}
+	if (listener_clean(s, err)) {
+		xp_i3_send_error(s->ctl, XP_I3E_INITTEST, EBUSY);
+		return -1;
+	}
 	pthread_mutex_lock(s->mu);
+	xp_i3sess_tune_listener(s);
 	s->want = s->side.nst;
 	s->phase = XP_I3P_STREAMS;
 	pthread_mutex_unlock(s->mu);

@@ -25,9 +25,16 @@ enum xp_i3_phase {
 	XP_I3P_DONE,    /* over; the thread is about to end */
 };
 
+/* The server's TCP listener as iperf3 tests see it (under the mutex). */
+struct xp_i3lst {
+	int fd;
+	int tuned; /* a test's buffers or MSS are set on it */
+};
+
 struct xp_i3sess {
 	const struct xp_server_cfg *cfg;
 	pthread_mutex_t *mu;
+	struct xp_i3lst *lst;    /* under *mu */
 	pthread_t thr;
 	int ctl;
 	char peer[80];
@@ -56,6 +63,13 @@ void xp_i3sess_free(struct xp_i3sess *s);
  * xperf's socket options do not cover (TOS, congestion control, MSS,
  * don't fragment) on a new stream socket. */
 void xp_i3sess_sockopts(const struct xp_i3sess *s, int fd, int udp_sender);
+/* Under *mu, before CREATE_STREAMS: a TCP test's -w and -M on the
+ * listener its streams will connect to, as iperf3 sets them on its own,
+ * so that the handshake offers the window and MSS asked for (a buffer
+ * shrunk after accept left the sender's segments above every window the
+ * receiver could offer: -w 8K -l 4K moved 1.5 Mbit/s).  The accept loop
+ * opens a fresh listener once the streams are in (xp_i3srv_listener_stale). */
+void xp_i3sess_tune_listener(struct xp_i3sess *s);
 /* The parameters checked against what this server serves: 0, or -1 with
  * iperf3's error number (and an errno) for the client and err for the
  * log (server/iperf3_check.c). */

@@ -122,6 +122,34 @@ static int open_tcp(struct xp_server *s, struct xp_addr *a, struct xp_err *err)
 	return xp_srv_watch(s, s->lfd, EV_LISTEN, EPOLLIN);
 }
 
+/* An iperf3 test's -w or -M stays on the listener once its streams are in
+ * (a socket buffer once set is locked, and connections inherit it): take
+ * what is queued, then listen afresh on the same address.  A connection
+ * attempt in the microseconds between is refused. */
+static void reopen_listener(struct xp_server *s)
+{
+	struct xp_addr a = { .len = sizeof(a.ss) };
+	struct xp_err err;
+
+	xp_srv_on_accept(s, s->lfd);
+	getsockname(s->lfd, (struct sockaddr *)&a.ss, &a.len);
+	if (s->listening)
+		epoll_ctl(s->epfd, EPOLL_CTL_DEL, s->lfd, NULL);
+	close(s->lfd);
+	s->lfd = listen_on(s, &a, &err);
+	xp_i3srv_set_listener(s->i3, s->lfd);
+	if (s->lfd < 0) {
+		xp_log(s->cfg.log, "server: listening again after an iperf3 test: %s", err.msg);
+		s->status = 1;
+		s->quit = 1;
+		return;
+	}
+	listen_fastopen(s);
+	xp_set_nonblock(s->lfd, 1);
+	if (s->listening && xp_srv_watch(s, s->lfd, EV_LISTEN, EPOLLIN))
+		s->listening = 0; /* the tick tries again */
+}
+
 struct xp_server *xp_server_open(const struct xp_server_cfg *cfg, struct xp_err *err)
 {
 	struct xp_server *s = calloc(1, sizeof(*s));
@@ -156,6 +184,7 @@ struct xp_server *xp_server_open(const struct xp_server_cfg *cfg, struct xp_err 
 		xp_srv_watch(s, cfg->sigfd, EV_SIG, EPOLLIN);
 	if (open_tcp(s, &a, err) || open_udp(s, &a, err))
 		goto fail;
+	xp_i3srv_set_listener(s->i3, s->lfd);
 	return s;
 fail:
 	xp_server_close(s);
@@ -307,11 +336,14 @@ int xp_server_run(struct xp_server *s)
 
 	while (!s->quit) {
 		/* pending deadlines are checked ten times a second */
-		int i, n = epoll_wait(s->epfd, ev, 32, s->npend || !s->listening ? 100 : 1000);
+		int fast = s->npend || !s->listening || xp_i3srv_listener_tuned(s->i3);
+		int i, n = epoll_wait(s->epfd, ev, 32, fast ? 100 : 1000);
 
 		for (i = 0; i < n; i++)
 			on_event(s, ev[i].data.u64, ev[i].events);
 		xp_srv_tick(s);
+		if (xp_i3srv_listener_stale(s->i3))
+			reopen_listener(s);
 	}
 	/* shut down: abort running tests and wait for their threads */
 	for (uint32_t i = 0; i < s->nsess; i++)

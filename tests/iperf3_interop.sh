@@ -97,6 +97,22 @@ jqt "$TMP/s-rev.json" '.end.sum_sent.bytes >= .end.sum_received.bytes and
 [ "$(server_count sent)" = "$(jq .end.sum_sent.bytes "$TMP/s-rev.json")" ] ||
 	fail "-R: the server's own count differs from the client's JSON"
 
+# -w and -M go on the listener before the streams connect (as iperf3
+# sets them on its own), so the handshake offers that window: set after
+# accept, -w 8K -l 4K moved 1.5 Mbit/s (a 200 ms stall per send).  Then the
+# server listens afresh: no later connection inherits the locked buffers.
+stock s-win -w 8K -l 4K
+jqt "$TMP/s-win.json" '.end.sum_sent.bytes == .end.sum_received.bytes and
+	.end.sum_received.bits_per_second > 50e6' "-w 8K -l 4K: no stall"
+rb=
+for _ in $(seq 30); do
+	rb=$($INB ss -Htlmn "sport = :5201" | sed -n 's/.*skmem:(r[0-9]*,rb\([0-9]*\),.*/\1/p' | head -n 1)
+	[ -n "$rb" ] && [ "$rb" != 16384 ] && break
+	sleep 0.1
+done
+[ -n "$rb" ] && [ "$rb" != 16384 ] ||
+	fail "-w 8K: the listener still has the test's receive buffer ($rb) 3 s after"
+
 stock s-p4 -P 4
 jqt "$TMP/s-p4.json" '.end.sum_sent.bytes == .end.sum_received.bytes and
 	all(.end.streams[]; .sender.bytes == .receiver.bytes and .receiver.bytes > 0) and
