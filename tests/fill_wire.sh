@@ -3,8 +3,9 @@
 # --fill is on the wire: while a client sends with --fill FILE (a
 # distinctive ASCII pattern), tcpdump on loopback sees the pattern in the
 # packets toward the server, for every test the client sends in (stream
-# data, RR and TCP_CRR requests, UDP datagrams after their header); the
-# server's own sends stay zeros (a TCP_RR's responses never hold it).  Needs root and tcpdump: skipped
+# data, RR and TCP_CRR requests, UDP datagrams after their header), and
+# through the netperf drop-in's -F; the server's own sends stay zeros (a
+# TCP_RR's responses never hold it).  Needs root and tcpdump: skipped
 # (77) without them.
 . "${srcdir:-.}/tests/lib.sh"
 
@@ -60,4 +61,8 @@ capture tcp_rr_back "tcp and src port $PORT" X -t TCP_RR -m 100 -M 100
 [ "$(grep -c -- "$PAT" "$TMP/tcp_rr_back.cap")" = 0 ] || fail "the server's TCP_RR responses hold the client's fill"
 grep -q "IP 127.0.0.1.$PORT >" "$TMP/tcp_rr_back.cap" || fail "tcp_rr_back: no response captured"
 
+# netperf's -F lfill, through the drop-in
+NP() { "$XPERF" --netperf-args -H 127.0.0.1 -p "$PORT" -l 1 -P 0 -F "$TMP/fill" "$@"; }
+on_wire np_stream "tcp and dst port $PORT" NP -t TCP_STREAM -- -m 16K
+on_wire np_udp_rr "udp and dst port $PORT" NP -t UDP_RR -- -r 100,8 -e 1
 echo "fill_wire: ok"
