@@ -19,12 +19,12 @@
 #define AGENT_ARGS_MAX 96
 #define CTL_MS 15000
 
-/* What an agent refuses to be told: options that would make it write
- * files or act as something else than one client of one server. */
+/* What an agent refuses to be told: options that would make it read or
+ * write files or act as something else than one client of one server. */
 static const char *const refused[] = {
 	"-s", "--server", "--agent", "--from", "--hosts", "--logfile", "--plot",
 	"--csv", "--histogram", "--pidfile", "-D", "--daemon", "--sweep", "-I",
-	"--iterations", "--json-stream", "--bash-completion", NULL,
+	"--iterations", "--json-stream", "--bash-completion", "--fill", NULL,
 };
 
 static int refused_arg(const char *a)

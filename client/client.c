@@ -16,6 +16,7 @@
 #include "common/clock.h"
 #include "common/cpu.h"
 #include "common/ctl.h"
+#include "common/fill.h"
 #include "common/live.h"
 #include "common/units.h"
 #include "common/sockpath.h"
@@ -208,6 +209,8 @@ static void fill_run(struct client *cl)
 	r->sched_ns = o->tps ? XP_NS_PER_SEC * o->flows / o->tps : 0;
 	r->fastopen = o->fastopen;
 	r->sendfile = o->sendfile; /* whichever flows this end sends on */
+	r->fill = cl->fill;
+	r->fill_len = cl->fill_len;
 	r->note_mptcp = o->mptcp;
 	r->connect_timeout_ns = o->connect_timeout;
 }
@@ -407,6 +410,7 @@ static void cleanup(struct client *cl)
 		close(cl->ctl);
 	if (cl->run.done_fd >= 0)
 		close(cl->run.done_fd);
+	free(cl->fill);
 }
 
 int xp_client_run(const struct xp_opts *o, const char *host, uint16_t port,
@@ -509,9 +513,14 @@ int xp_client_run_ex(const struct xp_opts *o, const char *host, uint16_t port,
 	r->hist = xp_hist_new();
 	if (!r->hist)
 		return xp_err_set(err, "out of memory");
+	/* the file is read before anything connects, once per run */
 	if (xp_client_path_check(o, err) ||
-	    (o->auth_file && xp_auth_key_load(o->auth_file, &key, err)))
+	    (o->fill && xp_fill_load(o->fill, &cl.fill, &cl.fill_len, err)))
 		return -1;
+	if (o->auth_file && xp_auth_key_load(o->auth_file, &key, err)) {
+		free(cl.fill);
+		return -1;
+	}
 	cl.key = o->auth_file ? &key : NULL;
 	rc = run(&cl, host, port, r, err);
 	cleanup(&cl);

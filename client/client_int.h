@@ -30,6 +30,8 @@ struct client {
 	uint64_t deadline;          /* -l + warmups + --control-timeout from the start */
 	uint64_t server_hb_ms;      /* the server's heartbeats (SETUP_OK) */
 	struct xp_live live;        /* heartbeats from GO to STOP */
+	uint8_t *fill;              /* --fill: the file's bytes (run.fill), or NULL */
+	size_t fill_len;
 };
 
 /* A wait of at most cap ms that ends by the deadline (at least 1 ms, so

@@ -6,8 +6,12 @@
  * The parts:
  *   client/netperf_args.c    netperf argv -> struct xp_np_cfg (which holds
  *                            the struct xp_opts of the run); pure.
- *   client/netperf_options.c the global and test-specific option tables
- *                            (letter, argument, effect, help) it uses.
+ *   client/netperf_options.c the global option table (letter, argument,
+ *                            effect, help) it uses, and its helpers;
+ *   client/netperf_options_test.c the test-specific one (after --).
+ *   client/netperf_map.c     the options that become xperf options whose
+ *                            use depends on the test (-e, -G, -F, -P, -H,
+ *                            -L, -p's lport, -F lfill), checked and set.
  *   client/netperf_calc.c    throughput units, CPU, service demand, the
  *                            -i/-I confidence loop and the value of every
  *                            selector; pure.
@@ -23,7 +27,7 @@
  *                            socket options.
  *   client/netperf_main.c    glue: socket-buffer probe, signals,
  *                            iterations, exit status.
- * What netperf options mean here, and which are ignored, is in xperf(1),
+ * What netperf options mean here, and which are refused, is in xperf(1),
  * section NETPERF COMPATIBILITY. */
 #ifndef XP_NETPERF_H
 #define XP_NETPERF_H
@@ -90,11 +94,18 @@ enum xp_np_kind {
 struct xp_np_cfg {
 	int action;              /* enum xp_np_action */
 	/* global options */
-	const char *host;        /* -H, default "localhost" (or ::1 with -6) */
-	const char *local_host;  /* -L: shown in the banner only, or NULL */
-	char host_buf[256], local_buf[256];
+	const char *host;        /* -H (or the test's -H), default "localhost"
+				  * (or ::1 with -6): control and data */
+	const char *local_host;  /* -L (global or test): the local address of
+				  * control and data (xperf -B), or NULL */
+	const char *ctl_local, *data_local; /* the global -L, the test's -L */
+	int ctl_local_family, data_local_family; /* their ",family", or AF_UNSPEC */
+	const char *data_host;   /* the test's -H, or NULL */
+	int data_family;         /* its ",family", or AF_UNSPEC */
+	char host_buf[256], local_buf[256], data_host_buf[256], data_local_buf[256];
 	int family;              /* AF_UNSPEC, AF_INET, AF_INET6 */
 	uint16_t port;           /* -p port[,lport] */
+	int lport;               /* ... the control connection's source port, 0 any */
 	int test;                /* the xperf test run (common/tests.def) */
 	int kind;                /* enum xp_np_kind */
 	char test_name[32];      /* -t as given, upper-cased */
@@ -106,8 +117,7 @@ struct xp_np_cfg {
 	uint64_t demo_ns;        /* the interval */
 	uint64_t demo_units;     /* netperf's first guess of units (unused) */
 	int tos[2];              /* -Y local,remote: TOS byte, -1 unset */
-	int prio[2];             /* -y local,remote: SO_PRIORITY, -1 unset */
-	char fill[2][256];       /* -F local,remote fill files, "" none */
+	char fill[256];          /* -F lfill: the data sent repeats it, "" none */
 	char fmt;                /* -f: x (transactions) m k g b M K G B */
 	int local_cpu, remote_cpu;   /* -c, -C */
 	int local_bind, remote_bind; /* -T l,r; -1 = not bound */
@@ -134,7 +144,12 @@ struct xp_np_cfg {
 	int omni_udp;            /* -T udp */
 	int omni_conn;           /* -c: a connection test */
 	int connect_only;        /* TCP_CC, or -c -d 0: connections, no data */
-	char data_port[2][12];   /* -P local,remote (banner only) */
+	char data_port[2][12];   /* -P local,remote as given, for the banner */
+	int data_lport, data_rport; /* ... as numbers, 0: any */
+	const char *rcv_timeout; /* -e as given, or NULL */
+	uint64_t rcv_timeout_ns; /* ... (xperf --rr-timeout) */
+	int mss;                 /* -G: TCP_MAXSEG (xperf --set-mss), 0 none */
+	int fastopen;            /* -F: TCP Fast Open (xperf --fastopen) */
 	const char *uuid;        /* -u */
 	/* output */
 	enum xp_np_mode mode;
@@ -150,13 +165,16 @@ struct xp_np_cfg {
 	char cong_applied[32];   /* congestion control set on both ends, "" */
 	int sendfile;            /* the sender uses sendfile(2) */
 	char sockarg[1][16];     /* --tos's value, which struct xp_opts points to */
+	char bind_buf[300];      /* -B's value ([local]:lport), the same */
 };
 
 /* Parse netperf's argv (argv[0] is the program name; test options after
- * "--").  0, or -1 with a usage message in err (exit status 1).  Options
- * xperf cannot honour are accepted and recorded or ignored; see xperf(1).
+ * "--").  0, or -1 with a usage message in err (exit status 1).  An
+ * option xperf cannot honour is such an error (it says so); see xperf(1).
  * Fills cfg->opts for xp_client_run (client = host, port, test, sizes,
- * buffers, CPUs, nodelay, burst).  Does not resolve selector files. */
+ * buffers, CPUs, nodelay, burst, the local address and ports, ...).  Does
+ * not resolve selector files, nor (see xp_np_bind) a local port without a
+ * local address or address family. */
 int xp_np_parse(struct xp_np_cfg *cfg, int argc, char **argv,
 		struct xp_err *err);
 
@@ -364,10 +382,18 @@ void xp_np_demo_flush(FILE *f, const struct xp_np_cfg *c, struct xp_np_demo *d,
  * into c->opts; records what was applied in c->tos_applied and
  * c->cong_applied.  0 or -1. */
 int xp_np_map_sockopts(struct xp_np_cfg *c, struct xp_err *err);
-/* -Y/-y's value: a TOS name (af11..af43, cs0..cs7, ef, lowdelay,
+/* -Y's value: a TOS name (af11..af43, cs0..cs7, ef, lowdelay,
  * throughput, reliability) or a number 0..255; -1 for anything else, as
  * netperf ignores it. */
 int xp_np_parse_tos(const char *s);
+
+/* ---- the local end (client/netperf_map.c) ---- */
+
+/* -L's address and -p's lport as xperf's -B ADDR[:PORT] in c->opts.bind:
+ * an lport without a local address binds the wildcard address of family
+ * (AF_UNSPEC: not yet known, nothing is set; the caller asks again once
+ * the server's address is).  Always 0. */
+int xp_np_bind(struct xp_np_cfg *c, int family);
 
 /* Entry point from main(): argv as given to main (argv[1] may be
  * "--netperf-args").  Returns the process exit status. */

@@ -12,6 +12,7 @@
 #include <sys/random.h>
 #include <unistd.h>
 
+#include "client/client_path.h"
 #include "common/clock.h"
 #include "common/sock.h"
 #include "proto/msg.h"
@@ -58,19 +59,37 @@ static int remote_cpus(struct xp_np_cfg *c, int sigfd, struct xp_err *err)
 	return n;
 }
 
+/* LOC_CPU: a control connection from -L and -p's lport, as netperf's. */
+static int connect_once(struct xp_np_cfg *c, const struct xp_addr *a, struct xp_err *err)
+{
+	struct xp_sockopts so;
+	uint16_t lport;
+	int fd;
+
+	memset(&so, 0, sizeof(so));
+	if (xp_client_local(&c->opts, a->ss.ss_family, &so.local, &lport, err))
+		return -1;
+	fd = xp_connect_tcp_port(a, &so, lport, 5000, err);
+	if (fd < 0)
+		return -1;
+	close(fd);
+	return 0;
+}
+
 static int cpu_rate(struct xp_np_cfg *c, const char *prog, int sigfd)
 {
 	struct xp_err err = { "" };
 	struct xp_addr a;
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
-	int fd = -1, remote = c->kind == XP_NP_K_REM_CPU;
+	int remote = c->kind == XP_NP_K_REM_CPU;
 
-	if (remote) {
-		n = remote_cpus(c, sigfd, &err);
-	} else if (!xp_resolve(c->host, c->port, c->family, &a, &err)) {
-		fd = xp_connect_tcp(&a, NULL, 5000, &err);
-		if (fd >= 0)
-			close(fd);
+	if (!xp_resolve(c->host, c->port, c->family, &a, &err)) {
+		if (!c->opts.bind) /* -p's lport without -L */
+			xp_np_bind(c, a.ss.ss_family);
+		if (remote)
+			n = remote_cpus(c, sigfd, &err);
+		else
+			connect_once(c, &a, &err);
 	}
 	if (err.msg[0]) {
 		fprintf(stderr, "%s: %s\n", prog, err.msg);

@@ -39,6 +39,8 @@ static int parse_word(struct xp_np_cfg *c, const struct np_opt *t, size_t n,
 
 		if (!o)
 			return xp_err_set(err, "invalid %s option -- '%c'", where, *p);
+		if (o->refused)
+			return xp_err_set(err, "-%c: %s is not supported by xperf", *p, o->help);
 		if (o->kind == A_REQ) {
 			if (p[1])
 				arg = p + 1;
@@ -89,7 +91,7 @@ static void cfg_defaults(struct xp_np_cfg *c)
 	c->headers = 1;
 	c->iter_min = c->iter_max = 1;
 	c->family = AF_UNSPEC;
-	c->tos[0] = c->tos[1] = c->prio[0] = c->prio[1] = -1;
+	c->tos[0] = c->tos[1] = -1;
 	c->tos_applied[0] = c->tos_applied[1] = -1;
 	c->omni_dir = -1;
 }
@@ -170,7 +172,7 @@ static int build_opts(struct xp_np_cfg *c, struct xp_err *err)
 		snprintf(c->cpus_buf[1], sizeof(c->cpus_buf[1]), "%d", c->remote_bind);
 		o->remote_cpus = c->cpus_buf[1];
 	}
-	return xp_np_map_sockopts(c, err);
+	return xp_np_map_sockopts(c, err) || xp_np_map_test_opts(c, err) ? -1 : 0;
 }
 
 int xp_np_parse(struct xp_np_cfg *c, int argc, char **argv, struct xp_err *err)
@@ -193,6 +195,8 @@ int xp_np_parse(struct xp_np_cfg *c, int argc, char **argv, struct xp_err *err)
 			       in_test ? "test" : "global", err))
 			return -1;
 	}
+	if (xp_np_merge_hosts(c, err))
+		return -1;
 	if (!c->host)
 		c->host = c->family == AF_INET6 ? "::1" : "localhost";
 	if (c->action != XP_NP_RUN && c->action != XP_NP_CPU_RATE)
@@ -233,7 +237,8 @@ static void usage_table(FILE *f, const struct np_opt *t, size_t n)
 
 		snprintf(left, sizeof(left), "-%c %s", t[i].letter,
 			 t[i].meta ? t[i].meta : "");
-		fprintf(f, "    %-18s %s\n", left, t[i].help);
+		fprintf(f, "    %-18s %s%s\n", left, t[i].help,
+			t[i].refused ? ": not supported" : "");
 	}
 }
 

@@ -356,7 +356,7 @@ static void fill_tcp(const struct xp_np_run *run, struct xp_np_vals *v)
 	v->remote_cong = tcp ? rcc : "";
 	v->local_tos = tos_of(c->tos_applied[0], c->tos[0]);
 	v->remote_tos = tos_of(c->tos_applied[1], c->tos[1]);
-	v->local_prio = v->remote_prio = -1; /* -y is not applied */
+	v->local_prio = v->remote_prio = -1; /* not set: -y is refused */
 }
 
 static void fill_names(const struct xp_np_run *run, struct xp_np_vals *v)
@@ -379,8 +379,8 @@ static void fill_names(const struct xp_np_run *run, struct xp_np_vals *v)
 	v->dest_addr = c->host;
 	v->source_family = c->local_host ? (v6 ? AF_INET6 : AF_INET) : AF_UNSPEC;
 	v->dest_family = v6 ? AF_INET6 : AF_INET;
-	v->local_fill = c->fill[0];
-	v->remote_fill = c->fill[1];
+	v->local_fill = c->fill;
+	v->remote_fill = ""; /* a remote fill file is refused */
 }
 
 void xp_np_vals_fill(const struct xp_np_run *run, struct xp_np_vals *v)

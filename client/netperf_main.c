@@ -124,6 +124,8 @@ static int setup_env(struct np_ctx *x, struct xp_err *err)
 
 	if (resolve_dest(x, err))
 		return -1;
+	if (!c->opts.bind) /* -p's lport without -L: the wildcard of this family */
+		xp_np_bind(c, e->dest_family);
 	e->ncpus_local = c->ncpus ? c->ncpus : n > 0 ? (int)n : 1;
 	e->ncpus_remote = n > 0 ? (int)n : 1;
 	probe_bufs(c->test, e->dest_family, c->opts.sndbuf, c->opts.rcvbuf, &e->lss, &e->lsr);
@@ -269,15 +271,15 @@ static int run_tests(struct np_ctx *x)
 	return rc;
 }
 
-/* -F: netperf fills its send buffers from the file; xperf sends its own
- * bytes but, as netperf, refuses a file it cannot open. */
+/* -F lfill: netperf refuses a file it cannot open, also when it only
+ * receives; where the client sends, the client reads it (--fill). */
 static int check_fill(const struct xp_np_cfg *c)
 {
 	FILE *f;
 
-	if (!c->fill[0][0])
+	if (!c->fill[0])
 		return 0;
-	f = fopen(c->fill[0], "re");
+	f = fopen(c->fill, "re");
 	if (!f) {
 		printf("Could not open requested fill file: %s\n", strerror(errno));
 		return -1;
@@ -314,9 +316,6 @@ int xp_netperf_main(int argc, char **argv)
 		fprintf(stderr, "%s: %s\n", x.prog, err.msg);
 		goto out;
 	}
-	if (x.cfg.prio[0] >= 0 || x.cfg.prio[1] >= 0)
-		fprintf(stderr, "%s: -y: socket priority not set (xperf has no such "
-			"option)\n", x.prog);
 	rc = run_tests(&x);
 out:
 	if (x.sigfd >= 0)

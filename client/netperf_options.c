@@ -1,29 +1,26 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* netperf's options: the global table and the test-specific one (after
- * "--"), each row naming the letter, its argument and what it does, with
- * the functions that apply them to struct xp_np_cfg.  The parser and the
- * usage text that the tables drive are in client/netperf_args.c.  Pure:
- * no I/O. */
+/* netperf's global options: the table, each row naming the letter, its
+ * argument and what it does, with the functions that apply them to struct
+ * xp_np_cfg, and the argument helpers the test-specific table
+ * (client/netperf_options_test.c) uses too.  The parser and the usage
+ * text that the tables drive are in client/netperf_args.c.  An option
+ * xperf cannot honour is refused (a usage error that says so), never
+ * accepted and dropped.  Pure: no I/O. */
 #include "client/netperf_options.h"
 
+#include <arpa/inet.h>
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 
 #include "common/units.h"
 #include "proto/msg.h"
 
-#define FN(l, k, fn, meta, help) { l, k, fn, NO_FLAG, 0, meta, help }
-#define IGN(l, k, meta, help) { l, k, NULL, NO_FLAG, 0, meta, help }
-#define FLAG(l, k, field, v, meta, help) \
-	{ l, k, NULL, offsetof(struct xp_np_cfg, field), v, meta, help }
-
 /* ---- argument helpers ---- */
 
-/* "a,b": fills a and b.  With both, a lone value sets both (netperf's
- * break_args); without, a lone value sets only a (break_args_explicit). */
-static void split_pair(const char *s, int both, char *a, char *b, size_t len)
+void xp_np_split_pair(const char *s, int both, char *a, char *b, size_t len)
 {
 	const char *comma = strchr(s, ',');
 	size_t n = comma ? (size_t)(comma - s) : strlen(s);
@@ -65,8 +62,8 @@ int xp_np_parse_size(const char *s, const char *what, uint64_t *out,
 	return 0;
 }
 
-static int parse_int(const char *s, long lo, long hi, const char *what, int *out,
-		     struct xp_err *err)
+int xp_np_parse_int(const char *s, long lo, long hi, const char *what, int *out,
+		    struct xp_err *err)
 {
 	char *end;
 	long v;
@@ -81,13 +78,12 @@ static int parse_int(const char *s, long lo, long hi, const char *what, int *out
 	return 0;
 }
 
-/* Both halves of a "x,y" size pair, each optional. */
-static int size_pair(const char *arg, int both, const char *what, uint64_t *a,
-		     uint64_t *b, struct xp_err *err)
+int xp_np_size_pair(const char *arg, int both, const char *what, uint64_t *a,
+		    uint64_t *b, struct xp_err *err)
 {
 	char s1[64], s2[64];
 
-	split_pair(arg, both, s1, s2, sizeof(s1));
+	xp_np_split_pair(arg, both, s1, s2, sizeof(s1));
 	if (*s1 && xp_np_parse_size(s1, what, a, err))
 		return -1;
 	if (*s2 && xp_np_parse_size(s2, what, b, err))
@@ -95,7 +91,7 @@ static int size_pair(const char *arg, int both, const char *what, uint64_t *a,
 	return 0;
 }
 
-static int parse_family(const char *s)
+int xp_np_parse_family(const char *s)
 {
 	if (strchr(s, '6'))
 		return AF_INET6;
@@ -104,54 +100,89 @@ static int parse_family(const char *s)
 	return AF_UNSPEC;
 }
 
+int xp_np_host_family(const char *arg, const char *what, char *buf, size_t len,
+		      const char **host, int *family, struct xp_err *err)
+{
+	const char *comma = strchr(arg, ',');
+	size_t n = comma ? (size_t)(comma - arg) : strlen(arg);
+
+	if (n >= len)
+		return xp_err_set(err, "%s %s: name longer than %zu characters", what, arg,
+				  len - 1);
+	memcpy(buf, arg, n);
+	buf[n] = 0;
+	*host = n ? buf : NULL;
+	*family = comma ? xp_np_parse_family(comma + 1) : AF_UNSPEC;
+	return 0;
+}
+
+/* One address in binary form: its family, or 0 when s is not numeric. */
+static int numeric(const char *s, unsigned char *bin)
+{
+	if (inet_pton(AF_INET, s, bin) == 1)
+		return AF_INET;
+	if (inet_pton(AF_INET6, s, bin) == 1)
+		return AF_INET6;
+	return 0;
+}
+
+int xp_np_same_host(const char *a, const char *b)
+{
+	unsigned char x[16], y[16];
+	int fa = numeric(a, x), fb = numeric(b, y);
+
+	if (fa || fb)
+		return fa == fb && !memcmp(x, y, fa == AF_INET ? 4 : 16);
+	return !strcasecmp(a, b);
+}
+
 /* ---- global options ---- */
 
+/* -H host[,family]: the server (control and data, xperf's -c). */
 static int set_host(struct xp_np_cfg *c, const char *arg, struct xp_err *err)
 {
-	const char *comma = strchr(arg, ',');
+	const char *h;
+	int fam;
 
-	if (!comma) {
-		c->host = arg;
-		return 0;
-	}
-	c->family = parse_family(comma + 1);
-	if (comma == arg)
-		return 0;
-	if ((size_t)(comma - arg) >= sizeof(c->host_buf))
-		return xp_err_set(err, "-H: host name too long");
-	memcpy(c->host_buf, arg, (size_t)(comma - arg));
-	c->host_buf[comma - arg] = 0;
-	c->host = c->host_buf;
+	if (xp_np_host_family(arg, "-H", c->host_buf, sizeof(c->host_buf), &h, &fam, err))
+		return -1;
+	if (h)
+		c->host = h;
+	if (fam != AF_UNSPEC)
+		c->family = fam;
 	return 0;
 }
 
+/* -L host[,family]: where the control connection leaves from (and the
+ * data's too without a test -L, as in netperf). */
 static int set_local(struct xp_np_cfg *c, const char *arg, struct xp_err *err)
 {
-	const char *comma = strchr(arg, ',');
+	const char *h;
+	int fam;
 
-	if (!comma) {
-		c->local_host = arg;
-		return 0;
-	}
-	if ((size_t)(comma - arg) >= sizeof(c->local_buf))
-		return xp_err_set(err, "-L: name too long");
-	memcpy(c->local_buf, arg, (size_t)(comma - arg));
-	c->local_buf[comma - arg] = 0;
-	c->local_host = comma == arg ? NULL : c->local_buf;
+	if (xp_np_host_family(arg, "-L", c->local_buf, sizeof(c->local_buf), &h, &fam, err))
+		return -1;
+	if (h)
+		c->ctl_local = h;
+	if (fam != AF_UNSPEC)
+		c->ctl_local_family = fam;
 	return 0;
 }
 
+/* -p port[,lport]: the server's port, and the control connection's own. */
 static int set_port(struct xp_np_cfg *c, const char *arg, struct xp_err *err)
 {
 	char p[64], lp[64];
 	int v;
 
-	split_pair(arg, 0, p, lp, sizeof(p));
-	if (*p && parse_int(p, 1, 65535, "-p", &v, err))
+	xp_np_split_pair(arg, 0, p, lp, sizeof(p));
+	if (*p && xp_np_parse_int(p, 1, 65535, "-p", &v, err))
 		return -1;
 	if (*p)
 		c->port = (uint16_t)v;
-	return 0; /* the local port (lp) is not used: xperf picks its own */
+	if (*lp && xp_np_parse_int(lp, 0, 65535, "-p", &c->lport, err))
+		return -1;
+	return 0;
 }
 
 static int set_test(struct xp_np_cfg *c, const char *arg, struct xp_err *err)
@@ -190,13 +221,13 @@ static int set_demo(struct xp_np_cfg *c, const char *arg, struct xp_err *err)
 	return xp_np_parse_demo(c, arg, err);
 }
 
-/* -Y loc[,rem] and -y loc[,rem]: a lone value sets both ends. */
+/* -Y loc[,rem]: a lone value sets both ends. */
 static int set_tos(struct xp_np_cfg *c, const char *arg, struct xp_err *err)
 {
 	char l[64], r[64];
 
 	(void)err;
-	split_pair(arg, 1, l, r, sizeof(l));
+	xp_np_split_pair(arg, 1, l, r, sizeof(l));
 	if (*l)
 		c->tos[0] = xp_np_parse_tos(l);
 	if (*r)
@@ -204,51 +235,51 @@ static int set_tos(struct xp_np_cfg *c, const char *arg, struct xp_err *err)
 	return 0;
 }
 
-static int set_prio(struct xp_np_cfg *c, const char *arg, struct xp_err *err)
-{
-	char l[64], r[64];
-
-	split_pair(arg, 1, l, r, sizeof(l));
-	if ((*l && parse_int(l, -1, 7, "-y", &c->prio[0], err)) ||
-	    (*r && parse_int(r, -1, 7, "-y", &c->prio[1], err)))
-		return -1;
-	return 0;
-}
-
-/* -F lfill[,rfill]: netperf's remote name travels in 32 bytes. */
+/* -F lfill[,rfill]: netperf fills its send buffers from lfill (here
+ * xperf's --fill, where the client sends: client/netperf_map.c) and asks
+ * netserver to fill its own from rfill, a file on the server. */
 static int set_fill(struct xp_np_cfg *c, const char *arg, struct xp_err *err)
 {
 	char l[256], r[256];
 
-	split_pair(arg, 0, l, r, sizeof(l));
-	if (strlen(r) > 31)
-		return xp_err_set(err, "Remote fill file name must be less than 32 "
-				  "characters");
-	snprintf(c->fill[0], sizeof(c->fill[0]), "%s", l);
-	snprintf(c->fill[1], sizeof(c->fill[1]), "%s", r);
+	xp_np_split_pair(arg, 0, l, r, sizeof(l));
+	if (*r)
+		return xp_err_set(err, "-F %s: a remote fill file is not supported by xperf "
+				  "(xperf's server does not open files a client names; it "
+				  "sends zeros)", arg);
+	snprintf(c->fill, sizeof(c->fill), "%s", l);
 	return 0;
+}
+
+/* -Z: netperf's passphrase, sent in the clear to netserver. */
+static int set_passphrase(struct xp_np_cfg *c, const char *arg, struct xp_err *err)
+{
+	(void)c, (void)arg;
+	return xp_err_set(err, "-Z: netperf's passphrase is not supported by xperf (xperf "
+			  "authenticates with a pre-shared key: xperf -c ... --auth-file "
+			  "FILE, and the server's --auth-file)");
 }
 
 static int set_bind(struct xp_np_cfg *c, const char *arg, struct xp_err *err)
 {
 	char l[64], r[64];
 
-	split_pair(arg, 1, l, r, sizeof(l));
-	if (*l && parse_int(l, 0, XP_CPUS_MAX - 1, "-T", &c->local_bind, err))
+	xp_np_split_pair(arg, 1, l, r, sizeof(l));
+	if (*l && xp_np_parse_int(l, 0, XP_CPUS_MAX - 1, "-T", &c->local_bind, err))
 		return -1;
-	if (*r && parse_int(r, 0, XP_CPUS_MAX - 1, "-T", &c->remote_bind, err))
+	if (*r && xp_np_parse_int(r, 0, XP_CPUS_MAX - 1, "-T", &c->remote_bind, err))
 		return -1;
 	return 0;
 }
 
 static int set_verbose(struct xp_np_cfg *c, const char *arg, struct xp_err *err)
 {
-	return parse_int(arg, 0, 100, "-v", &c->verbosity, err);
+	return xp_np_parse_int(arg, 0, 100, "-v", &c->verbosity, err);
 }
 
 static int set_headers(struct xp_np_cfg *c, const char *arg, struct xp_err *err)
 {
-	return parse_int(arg, 0, 1000000, "-P", &c->headers, err);
+	return xp_np_parse_int(arg, 0, 1000000, "-P", &c->headers, err);
 }
 
 static int set_brand(struct xp_np_cfg *c, const char *arg, struct xp_err *err)
@@ -263,10 +294,10 @@ static int set_iter(struct xp_np_cfg *c, const char *arg, struct xp_err *err)
 {
 	char a[64], b[64];
 
-	split_pair(arg, 1, a, b, sizeof(a));
-	if (*a && parse_int(a, 0, 1000, "-i", &c->iter_max, err))
+	xp_np_split_pair(arg, 1, a, b, sizeof(a));
+	if (*a && xp_np_parse_int(a, 0, 1000, "-i", &c->iter_max, err))
 		return -1;
-	if (*b && parse_int(b, 0, 1000, "-i", &c->iter_min, err))
+	if (*b && xp_np_parse_int(b, 0, 1000, "-i", &c->iter_min, err))
 		return -1;
 	if (c->iter_max < c->iter_min)
 		c->iter_max = c->iter_min;
@@ -287,8 +318,8 @@ static int set_conf(struct xp_np_cfg *c, const char *arg, struct xp_err *err)
 
 	/* a lone value is the level only (netperf would also take it as the
 	 * width: -I 99 would ask for +/-49.5%) */
-	split_pair(arg, 0, a, b, sizeof(a));
-	if (*a && parse_int(a, 0, 100, "-I", &c->conf_level, err))
+	xp_np_split_pair(arg, 0, a, b, sizeof(a));
+	if (*a && xp_np_parse_int(a, 0, 100, "-I", &c->conf_level, err))
 		return -1;
 	if (c->conf_level != 95 && c->conf_level != 99)
 		return xp_err_set(err, "-I %s: the confidence level is 95 or 99", arg);
@@ -310,14 +341,14 @@ static int set_conf(struct xp_np_cfg *c, const char *arg, struct xp_err *err)
 
 static int set_ncpus(struct xp_np_cfg *c, const char *arg, struct xp_err *err)
 {
-	return parse_int(arg, 1, 1 << 20, "-n", &c->ncpus, err);
+	return xp_np_parse_int(arg, 1, 1 << 20, "-n", &c->ncpus, err);
 }
 
 static int set_wait(struct xp_np_cfg *c, const char *arg, struct xp_err *err)
 {
 	int v = 0;
 
-	if (parse_int(arg, 0, 3600, "-s", &v, err))
+	if (xp_np_parse_int(arg, 0, 3600, "-s", &v, err))
 		return -1;
 	c->wait_secs = (unsigned)v;
 	return 0;
@@ -330,237 +361,51 @@ static int no_control(struct xp_np_cfg *c, const char *arg, struct xp_err *err)
 }
 
 const struct np_opt xp_np_global_opts[] = {
-	IGN('a', A_REQ, "send,recv", "local buffer alignment (ignored)"),
-	IGN('A', A_REQ, "send,recv", "remote buffer alignment (ignored)"),
-	IGN('b', A_REQ, "n", "interval burst (ignored)"),
+	NOSUP('a', A_REQ, "send,recv", "local buffer alignment"),
+	NOSUP('A', A_REQ, "send,recv", "remote buffer alignment"),
+	NOSUP('b', A_REQ, "n", "the burst size of paced sends"),
 	FN('B', A_REQ, set_brand, "brand", "string added to the result line with -P 0"),
 	FLAG('c', A_OPT_NUM, local_cpu, 1, "[rate]", "report local CPU use and service demand"),
 	FLAG('C', A_OPT_NUM, remote_cpu, 1, "[rate]", "report remote CPU use and service demand"),
-	IGN('d', A_NONE, NULL, "debug output (ignored)"),
+	NOSUP('d', A_NONE, NULL, "netperf's debug output"),
 	FN('D', A_REQ, set_demo, "[-]secs[,units]", "interim results every secs seconds"),
 	FN('f', A_REQ, set_fmt, "G|M|K|g|m|k|x", "throughput units (bytes: G M K B; bits: g m k b)"),
-	FN('F', A_REQ, set_fill, "lfill[,rfill]", "fill files (checked and reported; xperf sends its own bytes)"),
+	FN('F', A_REQ, set_fill, "lfill", "fill the data sent from this file (xperf --fill)"),
 	FLAG('h', A_NONE, action, XP_NP_HELP, NULL, "this text"),
 	FN('H', A_REQ, set_host, "host[,family]", "the xperf server (default localhost)"),
 	FN('i', A_REQ, set_iter, "max,min", "iterations for the confidence interval (3..30)"),
 	FN('I', A_REQ, set_conf, "lvl[,width]", "confidence level 95|99 and width in % (99,5)"),
-	IGN('j', A_NONE, NULL, "keep timing statistics (always kept)"),
-	IGN('k', A_REQ, "dirty,clean", "dirty buffer counts (ignored)"),
-	IGN('K', A_REQ, "dirty,clean", "remote dirty buffer counts (ignored)"),
+	IGN('j', A_NONE, NULL, "keep timing statistics (xperf always keeps them)"),
+	NOSUP('k', A_REQ, "dirty,clean", "dirtying the local buffers"),
+	NOSUP('K', A_REQ, "dirty,clean", "dirtying the remote buffers"),
 	FN('l', A_REQ, set_length, "secs", "test length in seconds (default 10)"),
-	FN('L', A_REQ, set_local, "host[,family]", "local address (shown in the banner only)"),
+	FN('L', A_REQ, set_local, "host[,family]", "local address of the control and data "
+	   "connections (xperf -B)"),
 	FN('n', A_REQ, set_ncpus, "ncpu", "local CPU count for service demand"),
 	FN('N', A_NONE, no_control, NULL, "no control connection (not supported)"),
-	IGN('o', A_REQ, "send,recv", "local buffer offsets (ignored)"),
-	IGN('O', A_REQ, "send,recv", "remote buffer offsets (ignored)"),
-	FN('p', A_REQ, set_port, "port[,lport]", "server port (default 12865); lport ignored"),
+	NOSUP('o', A_REQ, "send,recv", "local buffer offsets"),
+	NOSUP('O', A_REQ, "send,recv", "remote buffer offsets"),
+	FN('p', A_REQ, set_port, "port[,lport]", "server port (default 12865); the control "
+	   "connection's source port"),
 	FN('P', A_REQ, set_headers, "0|1", "banner and headers off/on (default 1)"),
 	FLAG('r', A_NONE, result_conf_only, 1, NULL, "confidence on the result only, not CPU"),
 	FN('s', A_REQ, set_wait, "secs", "wait before the test"),
-	IGN('S', A_NONE, NULL, "SO_KEEPALIVE (ignored)"),
+	NOSUP('S', A_NONE, NULL, "SO_KEEPALIVE"),
 	FN('t', A_REQ, set_test, "test",
 	   "TCP_STREAM (default), TCP_MAERTS, TCP_RR, TCP_CRR, UDP_STREAM, UDP_RR, "
 	   "omni, TCP_SENDFILE, TCP_CC, LOC_CPU, REM_CPU, uuid"),
 	FN('T', A_REQ, set_bind, "lcpu[,rcpu]", "bind the local/remote workers to CPUs"),
 	FN('v', A_REQ, set_verbose, "level", "0: the number only; 1: the table (default)"),
 	FLAG('V', A_NONE, action, XP_NP_VERSION, NULL, "print the version"),
-	IGN('w', A_REQ, "time", "interval wait (ignored)"),
-	IGN('W', A_REQ, "send,recv", "buffer ring widths (ignored)"),
-	FN('y', A_REQ, set_prio, "local,remote", "socket priority (reported, not set)"),
+	NOSUP('w', A_REQ, "time", "the wait between paced bursts"),
+	NOSUP('W', A_REQ, "send,recv", "buffer ring widths"),
+	NOSUP('y', A_REQ, "local,remote", "socket priority (SO_PRIORITY)"),
 	FN('Y', A_REQ, set_tos, "local,remote", "IP TOS byte or DSCP name (xperf --tos, both ends)"),
-	IGN('Z', A_REQ, "passphrase", "passphrase (ignored)"),
+	FN('Z', A_REQ, set_passphrase, "passphrase", "netperf's passphrase (not supported: "
+	   "xperf's --auth-file)"),
 	FLAG('4', A_NONE, family, AF_INET, NULL, "IPv4"),
 	FLAG('6', A_NONE, family, AF_INET6, NULL, "IPv6"),
 };
 const size_t xp_np_nglobal =
 	sizeof(xp_np_global_opts) / sizeof(xp_np_global_opts[0]);
 
-/* ---- test-specific options ---- */
-
-/* -m, -M and -r also say which way omni's data goes when -d does not:
- * a local send size or a remote receive size means the client sends. */
-static void imply(struct xp_np_cfg *c, const char *arg, int first, int second)
-{
-	const char *comma = strchr(arg, ',');
-
-	if (comma != arg)
-		c->implied_dir |= first;
-	if (comma && comma[1])
-		c->implied_dir |= second;
-}
-
-static int set_send(struct xp_np_cfg *c, const char *arg, struct xp_err *err)
-{
-	uint64_t rs = 0;
-
-	if (size_pair(arg, 0, "-m", &c->send_size, &rs, err))
-		return -1;
-	if (rs)
-		c->remote_send_size = rs;
-	imply(c, arg, XP_NP_DIR_SEND, XP_NP_DIR_RECV);
-	return 0;
-}
-
-static int set_recv(struct xp_np_cfg *c, const char *arg, struct xp_err *err)
-{
-	imply(c, arg, XP_NP_DIR_SEND, XP_NP_DIR_RECV);
-	return size_pair(arg, 0, "-M", &c->remote_recv_size, &c->local_recv_size, err);
-}
-
-static int set_rr(struct xp_np_cfg *c, const char *arg, struct xp_err *err)
-{
-	c->implied_dir |= XP_NP_DIR_SEND | XP_NP_DIR_RECV;
-	return size_pair(arg, 1, "-r", &c->req, &c->rsp, err);
-}
-
-/* -s/-S send[,recv]: 0 is a request too (the kernel's minimum). */
-static int sock_pair(struct xp_np_cfg *c, const char *arg, const char *what, uint64_t *snd,
-		     uint64_t *rcv, int bits, struct xp_err *err)
-{
-	char s1[64], s2[64];
-
-	split_pair(arg, 1, s1, s2, sizeof(s1));
-	if (*s1 && xp_np_parse_size(s1, what, snd, err))
-		return -1;
-	if (*s2 && xp_np_parse_size(s2, what, rcv, err))
-		return -1;
-	c->bufs_set |= (*s1 ? bits & (XP_NP_LSS | XP_NP_RSS) : 0) |
-		       (*s2 ? bits & (XP_NP_LSR | XP_NP_RSR) : 0);
-	return 0;
-}
-
-static int set_lsock(struct xp_np_cfg *c, const char *arg, struct xp_err *err)
-{
-	return sock_pair(c, arg, "-s", &c->lss, &c->lsr, XP_NP_LSS | XP_NP_LSR, err);
-}
-
-static int set_rsock(struct xp_np_cfg *c, const char *arg, struct xp_err *err)
-{
-	return sock_pair(c, arg, "-S", &c->rss, &c->rsr, XP_NP_RSS | XP_NP_RSR, err);
-}
-
-static int set_dir(struct xp_np_cfg *c, const char *arg, struct xp_err *err)
-{
-	return xp_np_parse_direction(arg, &c->omni_dir, err);
-}
-
-static int set_proto(struct xp_np_cfg *c, const char *arg, struct xp_err *err)
-{
-	return xp_np_parse_protocol(arg, &c->omni_udp, err);
-}
-
-static int set_burst(struct xp_np_cfg *c, const char *arg, struct xp_err *err)
-{
-	return parse_int(arg, 0, 1023, "-b", &c->burst, err);
-}
-
-static int set_cong(struct xp_np_cfg *c, const char *arg, struct xp_err *err)
-{
-	char l[64], r[64];
-
-	(void)err;
-	split_pair(arg, 1, l, r, sizeof(l));
-	if (*l)
-		snprintf(c->cong_buf[0], sizeof(c->cong_buf[0]), "%.31s", l);
-	if (*r)
-		snprintf(c->cong_buf[1], sizeof(c->cong_buf[1]), "%.31s", r);
-	return 0;
-}
-
-static int set_data_ports(struct xp_np_cfg *c, const char *arg, struct xp_err *err)
-{
-	char l[64], r[64];
-	int lp = 0, rp = 0;
-
-	split_pair(arg, 1, l, r, sizeof(l));
-	if ((*l && parse_int(l, 0, 65535, "-P", &lp, err)) ||
-	    (*r && parse_int(r, 0, 65535, "-P", &rp, err)))
-		return -1;
-	if (*l)
-		snprintf(c->data_port[0], sizeof(c->data_port[0]), "%d", lp);
-	if (*r)
-		snprintf(c->data_port[1], sizeof(c->data_port[1]), "%d", rp);
-	return 0;
-}
-
-static int set_uuid(struct xp_np_cfg *c, const char *arg, struct xp_err *err)
-{
-	(void)err;
-	c->uuid = arg;
-	return 0;
-}
-
-static int set_output(struct xp_np_cfg *c, enum xp_np_mode mode, const char *arg)
-{
-	c->mode = mode;
-	c->sel_spec = arg;
-	if (arg && !strcmp(arg, "?"))
-		c->action = mode == XP_NP_COLUMNS ? XP_NP_LIST_COLUMNS : XP_NP_LIST_CSV;
-	return 0;
-}
-
-static int set_csv(struct xp_np_cfg *c, const char *arg, struct xp_err *err)
-{
-	(void)err;
-	return set_output(c, XP_NP_CSV, arg);
-}
-
-static int set_keyval(struct xp_np_cfg *c, const char *arg, struct xp_err *err)
-{
-	(void)err;
-	return set_output(c, XP_NP_KEYVAL, arg);
-}
-
-static int set_columns(struct xp_np_cfg *c, const char *arg, struct xp_err *err)
-{
-	(void)err;
-	return set_output(c, XP_NP_COLUMNS, arg);
-}
-
-const struct np_opt xp_np_test_opts[] = {
-	IGN('a', A_NONE, NULL, "TCP_DEFER_ACCEPT (ignored)"),
-	FN('b', A_REQ, set_burst, "n", "RR: n more requests in flight (xperf --burst n+1)"),
-	IGN('B', A_NONE, NULL, "IP_PKTINFO (ignored)"),
-	FLAG('c', A_NONE, omni_conn, 1, NULL, "omni: a connection test (TCP_CRR; with -d 0 TCP_CC)"),
-	IGN('C', A_NONE, NULL, "TCP_CORK (ignored)"),
-	FN('d', A_REQ, set_dir, "dir", "omni direction: send, recv, rr, or netperf's bits 2|4"),
-	FLAG('D', A_NONE, nodelay, 1, NULL, "TCP_NODELAY on both ends"),
-	IGN('e', A_REQ, "secs", "receive timeout (ignored: xperf's UDP_RR counts lost requests)"),
-	IGN('f', A_NONE, NULL, "IP_MTU_DISCOVER (ignored)"),
-	IGN('F', A_NONE, NULL, "TCP fast open (ignored)"),
-	IGN('g', A_NONE, NULL, "SO_DEBUG (ignored)"),
-	IGN('G', A_REQ, "mss", "TCP_MAXSEG (ignored)"),
-	FLAG('h', A_NONE, action, XP_NP_TEST_HELP, NULL, "this text"),
-	IGN('H', A_REQ, "host[,fam]", "data connection target (ignored: the -H host)"),
-	IGN('i', A_REQ, "n", "check interval (ignored, as netperf does)"),
-	IGN('I', A_NONE, NULL, "use write() (ignored)"),
-	IGN('j', A_REQ, "n", "parallel connections (ignored)"),
-	FN('k', A_OPT_SPEC, set_keyval, "[sel]", "NAME=value lines for the selectors ('?' lists them)"),
-	FN('K', A_REQ, set_cong, "loc[,rem]", "congestion control (xperf -C, both ends)"),
-	IGN('l', A_REQ, "ttl", "multicast TTL (ignored)"),
-	IGN('L', A_REQ, "host[,fam]", "data connection source (ignored)"),
-	FN('m', A_REQ, set_send, "loc[,rem]", "send size, local and remote (TCP_MAERTS)"),
-	FN('M', A_REQ, set_recv, "rem[,loc]", "receive sizes (reported, not used)"),
-	IGN('n', A_NONE, NULL, "connected UDP locally (always)"),
-	IGN('N', A_NONE, NULL, "connected UDP remotely (always)"),
-	FN('o', A_OPT_SPEC, set_csv, "[sel]", "CSV: a header line of labels, a line of values"),
-	FN('O', A_OPT_SPEC, set_columns, "[sel]", "columns with four header lines"),
-	IGN('p', A_REQ, "min[,max]", "TCP_CRR port range (ignored)"),
-	FN('P', A_REQ, set_data_ports, "loc[,rem]", "data ports (banner only; xperf uses -p)"),
-	IGN('q', A_REQ, "rate", "pacing rate (ignored)"),
-	FN('r', A_REQ, set_rr, "req[,rsp]", "RR request and response sizes (default 1,1)"),
-	IGN('R', A_REQ, "0|1", "allow routing (ignored)"),
-	FN('s', A_REQ, set_lsock, "send[,recv]", "local socket buffers"),
-	FN('S', A_REQ, set_rsock, "send[,recv]", "remote socket buffers"),
-	FN('t', A_REQ, set_proto, "stream|dgram", "omni socket type (dgram: UDP)"),
-	FN('T', A_REQ, set_proto, "tcp|udp", "omni protocol"),
-	FN('u', A_REQ, set_uuid, "uuid", "the UUID selector's value"),
-	IGN('U', A_NONE, NULL, "retry failed connects (ignored)"),
-	IGN('V', A_NONE, NULL, "copy avoidance (ignored)"),
-	IGN('w', A_REQ, "n", "interval wait (ignored)"),
-	IGN('W', A_REQ, "n", "send width (ignored)"),
-	FLAG('4', A_NONE, family, AF_INET, NULL, "IPv4"),
-	FLAG('6', A_NONE, family, AF_INET6, NULL, "IPv6"),
-};
-const size_t xp_np_ntest =
-	sizeof(xp_np_test_opts) / sizeof(xp_np_test_opts[0]);

@@ -84,6 +84,9 @@ static int validate_reports(const struct xp_opts *o, struct xp_err *err)
 	if (o->agent && !o->auth_file)
 		return xp_err_set(err, "--agent needs --auth-file: an agent acts only for "
 				  "controllers that prove they hold the key");
+	if (o->from && o->fill)
+		return xp_err_set(err, "--fill does not combine with --from: an agent does not "
+				  "open files a controller names");
 	if (o->from && (!o->client || !o->auth_file || o->hosts || strchr(o->client, ',')))
 		return xp_err_set(err, "--from needs -c TARGET (one server) and --auth-file");
 	if (o->from && (o->iterations > 1 || o->sweep.n || o->json_stream || o->interval ||
@@ -149,6 +152,9 @@ static int validate_applies(const struct xp_opts *o, struct xp_err *err)
 	/* --warmup with a stream test: xp_opts_validate_shape */
 	if (GIVEN(rr_timeout) && !(t->rr && t->udp))
 		return xp_err_set(err, "--rr-timeout applies to UDP_RR, not %s", t->name);
+	if (o->fill && t->server_sends && !t->rr && !o->bidir)
+		return xp_err_set(err, "--fill: the client sends nothing in %s (the server "
+				  "sends, and its bytes are zeros)", t->name);
 	if (GIVEN(pace_burst) && !(t->udp && t->bulk && o->rate))
 		return xp_err_set(err, "--pace-burst applies to UDP_STREAM with -b");
 	if (o->nagle && !(t->bulk && !t->udp))

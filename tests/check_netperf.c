@@ -183,11 +183,14 @@ START_TEST(global_options)
 	ck_assert_int_eq(parse("-cC", "-l", "0.5", NULL), 0);
 	ck_assert_int_eq(cfg.local_cpu + cfg.remote_cpu, 2);
 	ck_assert_uint_eq(cfg.opts.length, XP_NS_PER_SEC / 2);
-	/* accepted and ignored */
-	ck_assert_int_eq(parse("-L", "127.0.0.1", "-D", "1", "-j", "-a", "8,8", "--", "-K",
-			       "bbr", "-G", "1400", "-P", "5000,5001", NULL), 0);
+	/* -j: statistics are always kept; the others map to xperf options */
+	ck_assert_int_eq(parse("-L", "127.0.0.1", "-D", "1", "-j", "--", "-K",
+			       "bbr", "-G", "1400", "-P", "5000,12865", NULL), 0);
 	ck_assert_str_eq(cfg.local_host, "127.0.0.1");
-	ck_assert_str_eq(cfg.data_port[1], "5001");
+	ck_assert_str_eq(cfg.opts.bind, "127.0.0.1");
+	ck_assert_str_eq(cfg.data_port[1], "12865");
+	ck_assert_uint_eq(cfg.opts.cport, 5000);
+	ck_assert_uint_eq(cfg.opts.set_mss, 1400);
 	ck_assert_str_eq(cfg.cong_buf[0], "bbr");
 }
 END_TEST

@@ -144,6 +144,10 @@ START_TEST(invalid)
 		{ { "-p", "5000" }, "-p applies with -c or -s" },
 		{ { "-t", "TCP_STREAM", "--warmup", "1" }, "--warmup applies to RR" },
 		{ { "-t", "TCP_RR", "--rr-timeout", "1" }, "UDP_RR" },
+		{ { "-t", "TCP_MAERTS", "--fill", "f" }, "client sends nothing in TCP_MAERTS" },
+		{ { "-t", "UDP_STREAM", "-R", "--fill", "f" }, "nothing in UDP_MAERTS" },
+		{ { "--fill", "" }, "--fill: empty argument" },
+		{ { "-s", "--fill", "f" }, "--fill is a client option" },
 		{ { "-t", "UDP_STREAM", "--pace-burst", "4" }, "with -b" },
 		{ { "-t", "TCP_RR", "--nagle" }, "--nagle applies" },
 		{ { "-t", "UDP_RR", "-N" }, "TCP tests" },
@@ -450,6 +454,16 @@ START_TEST(shape_valid)
 	ck_assert_uint_eq(xp_opts_warmup_ns(&o), 0);
 	ck_assert_int_eq(parse(&o, &e, "-t", "TCP_RR", "--warmup", "0.1", NULL), 0);
 	ck_assert_int_eq(xp_opts_given(&o, warmup), 1);
+	/* --fill where the client sends: also TCP_MAERTS's --bidir twin,
+	 * RR requests; not with --from (agents do not open named files) */
+	ck_assert_int_eq(parse(&o, &e, "--bidir", "--fill", "f", NULL), 0);
+	ck_assert_str_eq(o.fill, "f");
+	ck_assert_int_eq(parse(&o, &e, "-t", "UDP_RR", "--fill", "f", NULL), 0);
+	ck_assert_int_eq(parse(&o, &e, "-t", "TCP_CRR", "--fill", "f", NULL), 0);
+	ck_assert_int_eq(parse(&o, &e, "-t", "TCP_MAERTS", "-R", "--fill", "f", NULL), 0);
+	ck_assert_int_eq(parse(&o, &e, "-c", "h", "--from", "a", "--auth-file", "k", "--fill",
+			       "f", NULL), -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, "--fill does not combine with --from"));
 }
 END_TEST
 

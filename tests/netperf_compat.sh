@@ -132,6 +132,43 @@ for bad in "-Q" "-l -100" "-- -Z" "-f y" "-- -m 12q"; do
 	[ -s "$TMP/bad.err" ] || fail "'$bad': no message"
 done
 
+# options xperf cannot honour: exit 1 and one line that says so, never
+# accepted and dropped
+for bad in "-a 8,8" "-A 8" "-b 4" "-d" "-k 1,1" "-K 1" "-o 4" "-O 4" "-S" "-w 1" "-W 2" \
+	"-y 3,3" "-- -a" "-- -B" "-- -C" "-- -f" "-- -g" "-- -I" "-- -j 2" "-- -l 8" \
+	"-- -p 5000" "-- -q 1000" "-- -U" "-- -V" "-- -w 1" "-- -W 2" "-- -R 0"; do
+	# shellcheck disable=SC2086
+	NP $bad >"$TMP/bad.out" 2>"$TMP/bad.err"; rc=$?
+	[ $rc = 1 ] || fail "'$bad': exit $rc, want 1"
+	[ -s "$TMP/bad.out" ] && fail "'$bad': printed on stdout"
+	[ "$(wc -l <"$TMP/bad.err")" = 1 ] && grep -q "not supported by xperf" "$TMP/bad.err" ||
+		fail "'$bad': $(cat "$TMP/bad.err")"
+done
+for bad in "-Z pass:--auth-file" "-F /dev/zero,/etc/passwd:does not open files a client names" \
+	"-t TCP_RR -- -e 1:applies to UDP_RR" "-- -F:TCP_CRR and TCP_CC" \
+	"-t UDP_STREAM -- -G 1000:TCP tests" "-- -H 127.0.0.2:sends data to the control host" \
+	"-L 127.0.0.1 -- -L 127.0.0.2:one local address" "-- -P 5000,5001:the control port"; do
+	# shellcheck disable=SC2086
+	NP ${bad%%:*} >"$TMP/bad.out" 2>"$TMP/bad.err"; rc=$?
+	[ $rc = 1 ] && grep -q -- "${bad#*:}" "$TMP/bad.err" ||
+		fail "'${bad%%:*}': exit $rc, $(cat "$TMP/bad.err")"
+done
+# flent's probe for -e: refused for TCP_STREAM, not as getopt's unknown option
+NP -l 1 -D -0.2 -- -e 1 >"$TMP/probe.out" 2>"$TMP/probe.err"; rc=$?
+[ $rc = 1 ] && ! grep -q "invalid option -- 'e'" "$TMP/probe.err" ||
+	fail "flent's -e probe: exit $rc, $(cat "$TMP/probe.err")"
+
+# what the mapped options do, in runs that work: -L and -p's lport bind
+# the control connection, -P's lport the data's (SOURCE_PORT), -G sets the
+# MSS, -e the UDP_RR timeout
+LP=$(free_port)
+DP=$(free_port)
+run mapped -P 0 -L 127.0.0.1 -p "$PORT,$LP" -- -P "$DP,$PORT" -G 1000 -H 127.0.0.1 \
+	-k SOURCE_ADDR,SOURCE_PORT,DEST_PORT,TRANSPORT_MSS,THROUGHPUT
+verify mapped "L[:3] == ['SOURCE_ADDR=127.0.0.1', 'SOURCE_PORT=$DP', 'DEST_PORT=$PORT'] and 0 < int(L[3].split('=')[1]) <= 1000 and num(L[4].split('=')[1]) > 0" "-L, -p lport, -P, -G"
+run udp_e -P 0 -t UDP_RR -- -e 1 -r 64 -k THROUGHPUT
+verify udp_e 'num(L[0].split("=")[1]) > 0' "UDP_RR -e 1"
+
 # a refused connection: exit 255, no banner
 P2=$(free_port)
 "$XPERF" --netperf-args -H 127.0.0.1 -p "$P2" -l 1 >"$TMP/ref.out" 2>"$TMP/ref.err"; rc=$?

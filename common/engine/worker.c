@@ -23,6 +23,7 @@
 
 #include "common/clock.h"
 #include "common/cpu.h"
+#include "common/fill.h"
 #include "common/engine/engines.h"
 #include "common/engine/mailbox.h"
 #include "common/engine/worker_int.h"
@@ -73,6 +74,7 @@ static int alloc_bufs(struct xp_worker *w, struct xp_err *err)
 		return xp_err_set(err, "worker %d: out of memory for %zu-byte buffers",
 				  w->id, w->buflen);
 	memset(w->buf, 0, w->buflen);
+	xp_fill_cycle((uint8_t *)w->txbuf, w->txlen, w->run->fill, w->run->fill_len);
 	return 0;
 }
 

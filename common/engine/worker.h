@@ -42,6 +42,8 @@ struct xp_run {
 	uint64_t read_size;  /* TCP stream receivers: bytes per read, 0 = the buffer */
 	int fastopen;        /* TCP_CRR: TCP Fast Open (so.fastopen on the client) */
 	int sendfile;        /* TCP stream senders: sendfile(2), not send(2) */
+	const uint8_t *fill; /* client --fill: the send buffer repeats these bytes */
+	size_t fill_len;     /* ... (0: the buffer stays zeroed) */
 	int note_mptcp;      /* count the data connections that are MPTCP */
 	uint64_t connect_timeout_ns; /* client TCP_CRR: a connect() taking longer fails */
 	_Atomic uint32_t registered; /* server: persistent flows taken in by workers */
@@ -167,7 +169,7 @@ struct xp_worker {
 	struct xp_hist *hist;     /* RR: round trips (--rate: from intended send) */
 	struct xp_hist *raw_hist; /* --rate: round trips from the actual send */
 	char *buf;   /* receive buffer, buflen bytes */
-	char *txbuf; /* zeroed send buffer, txlen bytes */
+	char *txbuf; /* send buffer, txlen bytes: zeros, or run->fill repeated */
 	size_t buflen, txlen;
 	uint64_t now, t_go, t_stop, t_end, t_last_rx, drain_deadline;
 	int going, stopping, ticking;
