@@ -226,6 +226,20 @@ void xp_np_fill_defaults(struct xp_np_cfg *c, uint64_t lss, uint64_t rss)
 	c->opts.msg_size = m > cap ? cap : m;
 }
 
+void xp_np_fill_read_size(struct xp_np_cfg *c, uint64_t lsr, uint64_t rsr)
+{
+	const struct xp_test *t = xp_test(c->test);
+	uint64_t m;
+
+	if (!t->bulk || t->udp)
+		return;
+	if (t->server_sends)
+		m = c->local_recv_size ? c->local_recv_size : lsr;
+	else
+		m = c->remote_recv_size ? c->remote_recv_size : rsr;
+	c->opts.read_size = m;
+}
+
 /* ---- usage ---- */
 
 static void usage_table(FILE *f, const struct np_opt *t, size_t n)

@@ -217,8 +217,15 @@ static void fill_sizes(const struct xp_np_run *run, struct xp_np_vals *v)
 	v->remote_send_width = v->remote_recv_width = t->rr ? 1 : 2;
 }
 
-/* netperf counts system calls; xperf counts messages: one per send size
- * of TCP data, per datagram, per request or response. */
+/* A TCP stream's calls as the side counted them; from a server that does
+ * not count them (before send_calls/recv_calls), bytes over the size. */
+static long long calls(uint64_t counted, uint64_t bytes, long long size)
+{
+	return counted || !bytes ? (long long)counted : (long long)div_ceil(bytes, (uint64_t)size);
+}
+
+/* netperf counts system calls: TCP streams' as each side counted them;
+ * for UDP and RR one per datagram, request or response. */
 static void fill_calls(const struct xp_np_run *run, struct xp_np_vals *v)
 {
 	const struct xp_client_result *r = run->r;
@@ -236,12 +243,15 @@ static void fill_calls(const struct xp_np_run *run, struct xp_np_vals *v)
 		v->local_send_calls = r->local.c.datagrams_sent;
 		v->remote_recv_calls = r->remote.c.datagrams_received;
 	} else if (!t->server_sends) {
-		v->local_send_calls = div_ceil(r->local.c.bytes_sent, (uint64_t)v->local_send_size);
-		v->remote_recv_calls = div_ceil(r->remote.c.bytes_received,
-						(uint64_t)v->remote_recv_size);
+		v->local_send_calls = calls(r->local.c.send_calls, r->local.c.bytes_sent,
+					    v->local_send_size);
+		v->remote_recv_calls = calls(r->remote.c.recv_calls, r->remote.c.bytes_received,
+					     v->remote_recv_size);
 	} else {
-		v->remote_send_calls = div_ceil(r->remote.c.bytes_sent, (uint64_t)v->remote_send_size);
-		v->local_recv_calls = div_ceil(r->local.c.bytes_received, (uint64_t)v->local_recv_size);
+		v->remote_send_calls = calls(r->remote.c.send_calls, r->remote.c.bytes_sent,
+					     v->remote_send_size);
+		v->local_recv_calls = calls(r->local.c.recv_calls, r->local.c.bytes_received,
+					    v->local_recv_size);
 	}
 }
 

@@ -137,6 +137,7 @@ static int setup_env(struct np_ctx *x, struct xp_err *err)
 		xp_np_make_uuid(x->uuid, sizeof(x->uuid));
 	e->uuid = c->uuid ? c->uuid : x->uuid;
 	xp_np_fill_defaults(c, e->lss, e->rss);
+	xp_np_fill_read_size(c, e->lsr, e->rsr);
 	return 0;
 }
 

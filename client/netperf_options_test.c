@@ -255,7 +255,7 @@ const struct np_opt xp_np_test_opts[] = {
 	FN('L', A_REQ, set_data_local, "host[,fam]", "data source address (xperf -B, as the "
 	   "control's)"),
 	FN('m', A_REQ, set_send, "loc[,rem]", "send size, local and remote (TCP_MAERTS)"),
-	FN('M', A_REQ, set_recv, "rem[,loc]", "receive sizes: reported, not used; omni: "
+	FN('M', A_REQ, set_recv, "rem[,loc]", "receive sizes (TCP streams: bytes per read, xperf --read-size); omni: "
 	   "imply the direction"),
 	IGN('n', A_NONE, NULL, "connected UDP locally (xperf's always is)"),
 	IGN('N', A_NONE, NULL, "connected UDP remotely (xperf's always is)"),

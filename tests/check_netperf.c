@@ -119,6 +119,31 @@ START_TEST(udp_stream_script)
 }
 END_TEST
 
+/* -M: the receiving end's bytes per read (xperf --read-size); by default
+ * its receive buffer, as netperf reads; never for UDP or RR */
+START_TEST(recv_size)
+{
+	ck_assert_int_eq(parse("-t", "TCP_STREAM", "--", "-m", "64K", "-M", "4K", NULL), 0);
+	xp_np_fill_read_size(&cfg, 1000, 2000);
+	ck_assert_uint_eq(cfg.opts.read_size, 4096);
+	ck_assert_int_eq(parse("-t", "TCP_STREAM", NULL), 0);
+	xp_np_fill_read_size(&cfg, 1000, 2000);
+	ck_assert_uint_eq(cfg.opts.read_size, 2000);
+	ck_assert_int_eq(parse("-t", "TCP_MAERTS", "--", "-M", "8K,3K", NULL), 0);
+	xp_np_fill_read_size(&cfg, 1000, 2000);
+	ck_assert_uint_eq(cfg.opts.read_size, 3072);
+	ck_assert_int_eq(parse("-t", "TCP_MAERTS", NULL), 0);
+	xp_np_fill_read_size(&cfg, 1000, 2000);
+	ck_assert_uint_eq(cfg.opts.read_size, 1000);
+	ck_assert_int_eq(parse("-t", "UDP_STREAM", "--", "-M", "4K", NULL), 0);
+	xp_np_fill_read_size(&cfg, 1000, 2000);
+	ck_assert_uint_eq(cfg.opts.read_size, 0);
+	ck_assert_int_eq(parse("-t", "TCP_RR", "--", "-M", "4K", NULL), 0);
+	xp_np_fill_read_size(&cfg, 1000, 2000);
+	ck_assert_uint_eq(cfg.opts.read_size, 0);
+}
+END_TEST
+
 START_TEST(output_options)
 {
 	ck_assert_int_eq(parse("--", "-k", "THROUGHPUT,THROUGHPUT_UNITS,MEAN_LATENCY", NULL), 0);
@@ -525,6 +550,7 @@ int main(void)
 	tcase_add_test(p, stream_script);
 	tcase_add_test(p, rr_script);
 	tcase_add_test(p, udp_stream_script);
+	tcase_add_test(p, recv_size);
 	tcase_add_test(p, output_options);
 	tcase_add_test(p, global_options);
 	tcase_add_test(p, confidence_options);

@@ -321,8 +321,12 @@ for _ in range(2):
 PY
 	NS_PID=$!
 	EXTRA_CLEANUP='kill $NS_PID 2>/dev/null'
-	sleep 0.5
 fi
+# the stand-in (or netserver) listening: python3 can take seconds to start
+for _ in $(seq 100); do
+	ss -Htln "sport = :$NSP" 2>/dev/null | grep -q . && break
+	sleep 0.1
+done
 start=$(date +%s)
 timeout 10 "$XPERF" --netperf-args -H 127.0.0.1 -p "$NSP" -l 1 >"$TMP/ns.out" 2>"$TMP/ns.err"; rc=$?
 [ $rc = 255 ] && grep -q "is a netperf netserver" "$TMP/ns.err" ||
