@@ -58,7 +58,9 @@ stall_test() {
 		tc -n "$A" class add dev xpv$$a parent 1: classid 1:1 htb rate 10gbit &&
 		tc -n "$A" class add dev xpv$$a parent 1: classid 1:2 htb rate 8bit ||
 		{ echo "netns_all: no htb here, stalled-flow part skipped"; return 0; }
-	ip netns exec "$A" "$XPERF" -c 10.231.0.2 -p "$PORT" -t TCP_RR -l 2 --json \
+	# 6 s: finding the flow below runs python3, which can take seconds to
+	# start on a loaded machine (the filter must land inside the test)
+	ip netns exec "$A" "$XPERF" -c 10.231.0.2 -p "$PORT" -t TCP_RR -l 6 --json \
 		>"$TMP/stall.json" 2>"$TMP/stall.err" &
 	cpid=$!
 	sleep 0.7
@@ -81,6 +83,8 @@ print(best[1] or "")')
 		{ kill "$cpid"; wait "$cpid"; tc -n "$A" qdisc del dev xpv$$a root;
 		  echo "netns_all: no u32 classifier here, stalled-flow part skipped"; return 0; }
 	t0=$(date +%s)
+	kill -0 "$cpid" 2>/dev/null ||
+		fail "stall: the test ended before its flow was silenced (setup took over 6 s)"
 	waited=0
 	while kill -0 "$cpid" 2>/dev/null && [ $waited -lt 40 ]; do sleep 0.5; waited=$((waited + 1)); done
 	if kill -0 "$cpid" 2>/dev/null; then
