@@ -41,10 +41,15 @@ START_TEST(cycle_matches_definition)
 		src[i] = (uint8_t)(i * 7 + 1);
 	for (per = 1; per <= sizeof(src); per++)
 		for (len = 0; len <= sizeof(dst); len += 13) {
+			size_t bad = len;
+
 			memset(dst, 0, sizeof(dst));
 			xp_fill_cycle(dst, len, src, per);
-			for (i = 0; i < len; i++)
-				ck_assert_int_eq(dst[i], src[i % per]);
+			for (i = 0; i < len && bad == len; i++)
+				if (dst[i] != src[i % per])
+					bad = i;
+			ck_assert_msg(bad == len, "period %zu, length %zu: byte %zu differs", per,
+				      len, bad);
 		}
 }
 END_TEST
