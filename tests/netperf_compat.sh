@@ -296,12 +296,13 @@ PY
 	# a listener that behaves as netserver: reads 656 bytes, answers an
 	# unknown request with response 0, serv_errno 998, reads on
 	NSP=$(free_port)
-	python3 - "$NSP" <<'PY' &
+	python3 - "$NSP" "$TMP/ns.ready" <<'PY' &
 import socket, struct, sys
 l = socket.socket()
 l.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
 l.bind(("127.0.0.1", int(sys.argv[1])))
 l.listen(8)
+open(sys.argv[2], "w").close()
 l.settimeout(20)
 for _ in range(2):
     c, _ = l.accept()
@@ -321,6 +322,12 @@ for _ in range(2):
 PY
 	NS_PID=$!
 	EXTRA_CLEANUP='kill $NS_PID 2>/dev/null'
+	# listening once it says so (python alone may take a second to start)
+	for _ in $(seq 100); do
+		[ -e "$TMP/ns.ready" ] && break
+		sleep 0.1
+	done
+	[ -e "$TMP/ns.ready" ] || fail "the netserver stand-in did not start listening"
 fi
 # the stand-in (or netserver) listening: python3 can take seconds to start
 for _ in $(seq 100); do
