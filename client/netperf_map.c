@@ -84,9 +84,11 @@ static int map_timeout(struct xp_np_cfg *c, const struct xp_test *t, struct xp_e
 	return 0;
 }
 
-/* -G and -F: TCP_MAXSEG before connect, TCP Fast Open. */
+/* -D, -G and -F: TCP_NODELAY, TCP_MAXSEG before connect, TCP Fast Open. */
 static int map_tcp(struct xp_np_cfg *c, const struct xp_test *t, struct xp_err *err)
 {
+	if (c->nodelay && t->udp)
+		return xp_err_set(err, "-D: TCP_NODELAY applies to TCP tests, not %s", t->name);
 	if (c->mss && t->udp)
 		return xp_err_set(err, "-G %d: TCP_MAXSEG applies to TCP tests, not %s", c->mss,
 				  t->name);

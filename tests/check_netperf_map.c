@@ -130,6 +130,9 @@ START_TEST(tcp_options)
 	ck_assert_uint_eq(cfg.opts.set_mss, 0);
 	REFUSED("-G 1200: TCP_MAXSEG applies to TCP tests, not UDP_STREAM", "-t", "UDP_STREAM",
 		"--", "-G", "1200");
+	REFUSED("-D: TCP_NODELAY applies to TCP tests, not UDP_RR", "-t", "UDP_RR", "--", "-D");
+	ck_assert_int_eq(parse("-t", "TCP_RR", "--", "-D", NULL), 0);
+	ck_assert_int_eq(cfg.opts.nodelay, 1);
 	REFUSED("-G 40: xperf sets TCP_MAXSEG (--set-mss) to 88 to 32767", "--", "-G", "40");
 	ck_assert_int_eq(parse("-t", "TCP_CRR", "--", "-F", NULL), 0);
 	ck_assert_int_eq(cfg.opts.fastopen, 1);
