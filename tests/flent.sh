@@ -8,8 +8,8 @@
 # a mean within 25% of xperf's own figure for the same load on the same path
 # (native `xperf -c -m 16K --nagle --json` clients: netperf's default send
 # size, Nagle left on and workers not pinned, as netperf and the drop-in, run
-# just before and just after flent; the run is tried once more when only that
-# comparison fails, as other load on the machine makes single runs noisy).
+# just before and just after flent; the run is tried up to twice more when
+# only that comparison fails, as single runs are noisy on a shared VM).
 #
 # Needs root, ip, flent, and fping or ping (every flent test here has an ICMP
 # ping series; flent aborts the whole test if it finds no ping tool). irtt is
@@ -213,12 +213,19 @@ try_flent() {
 	check_flent "$t" "$n1" "$n2"
 }
 
-# run_flent TEST NATIVE-LOAD...: try_flent, once more if only the native
-# comparison failed (other engineers' load makes single runs noisy)
+# run_flent TEST NATIVE-LOAD...: try_flent, up to twice more if only the
+# native comparison failed: on a 2-CPU VM a veth stream lands in one of two
+# regimes from run to run (native 10394 and 15433 Mbit/s a minute apart in
+# one CI run), so one native pair can miss the flent run between them
 run_flent() {
 	try_flent "$@" && return 0
 	rc=$?
-	[ $rc = 3 ] && echo "flent: $1 off the native figure, trying once more" && try_flent "$@" && return 0
+	for again in 1 2; do
+		[ $rc = 3 ] || break
+		echo "flent: $1 off the native figure, trying again ($again of 2)"
+		try_flent "$@" && return 0
+		rc=$?
+	done
 	sed -n '/^Summary/,$p' "$TMP/flent/$1/out" >&2
 	fail "flent $1 with $WHO"
 }
