@@ -197,9 +197,10 @@ void xp_np_select_default(struct xp_np_cfg *cfg);
  * buffer (capped at 65507 for UDP); lss/rss are what the kernel reports
  * for the local/remote one. */
 void xp_np_fill_defaults(struct xp_np_cfg *cfg, uint64_t lss, uint64_t rss);
-/* TCP streams: the receiver reads netperf's receive size per call (-M, by
- * default the receive socket buffer: lsr here, rsr at the server), xperf's
- * --read-size; 0 (xperf's default) when neither is known. */
+/* TCP streams: the receiver reads -M's size per call (xperf's
+ * --read-size).  Without -M xperf's default reads stay (netperf's default,
+ * the receive socket buffer, lsr or rsr, read flent's 8-flow rrul_be at
+ * 0.63-0.72 of native xperf clients). */
 void xp_np_fill_read_size(struct xp_np_cfg *cfg, uint64_t lsr, uint64_t rsr);
 
 /* Per-iteration figures, the ones netperf averages over -i iterations. */

@@ -233,10 +233,8 @@ void xp_np_fill_read_size(struct xp_np_cfg *c, uint64_t lsr, uint64_t rsr)
 
 	if (!t->bulk || t->udp)
 		return;
-	if (t->server_sends)
-		m = c->local_recv_size ? c->local_recv_size : lsr;
-	else
-		m = c->remote_recv_size ? c->remote_recv_size : rsr;
+	(void)lsr, (void)rsr; /* netperf's default; xperf's 1 MiB reads kept */
+	m = t->server_sends ? c->local_recv_size : c->remote_recv_size;
 	c->opts.read_size = m;
 }
 

@@ -128,13 +128,13 @@ START_TEST(recv_size)
 	ck_assert_uint_eq(cfg.opts.read_size, 4096);
 	ck_assert_int_eq(parse("-t", "TCP_STREAM", NULL), 0);
 	xp_np_fill_read_size(&cfg, 1000, 2000);
-	ck_assert_uint_eq(cfg.opts.read_size, 2000);
+	ck_assert_uint_eq(cfg.opts.read_size, 0);
 	ck_assert_int_eq(parse("-t", "TCP_MAERTS", "--", "-M", "8K,3K", NULL), 0);
 	xp_np_fill_read_size(&cfg, 1000, 2000);
 	ck_assert_uint_eq(cfg.opts.read_size, 3072);
 	ck_assert_int_eq(parse("-t", "TCP_MAERTS", NULL), 0);
 	xp_np_fill_read_size(&cfg, 1000, 2000);
-	ck_assert_uint_eq(cfg.opts.read_size, 1000);
+	ck_assert_uint_eq(cfg.opts.read_size, 0);
 	ck_assert_int_eq(parse("-t", "UDP_STREAM", "--", "-M", "4K", NULL), 0);
 	xp_np_fill_read_size(&cfg, 1000, 2000);
 	ck_assert_uint_eq(cfg.opts.read_size, 0);
