@@ -31,7 +31,12 @@ if grep -q -i -e "failed to.*bus" -e "No such file or directory.*systemd" "$TMP/
 	echo "systemd_unit: SKIP: systemd-analyze cannot run here: $(head -3 "$TMP/verify")"
 	exit 77
 fi
-[ $rc -eq 0 ] && [ ! -s "$TMP/verify" ] || fail "systemd-analyze verify (exit $rc): $(cat "$TMP/verify")"
+# verify also loads the units installed on this machine: a warning about
+# one of those (e.g. irtt.service's "User=nobody", pulled in with flent's
+# recommends) is shown, not counted against xperf.service
+grep -v "xperf" "$TMP/verify" | sed 's/^/systemd_unit: about another unit: /'
+grep "xperf" "$TMP/verify" >"$TMP/ours"
+[ $rc -eq 0 ] && [ ! -s "$TMP/ours" ] || fail "systemd-analyze verify (exit $rc): $(cat "$TMP/verify")"
 # the exposure score, when this systemd can compute it offline (>= 250)
 score=$(systemd-analyze security --offline=true "$TMP/unit/xperf.service" 2>/dev/null |
 	sed -n 's/.*Overall exposure level for xperf.service: \([0-9.]*\).*/\1/p')
