@@ -16,6 +16,7 @@
 #include "common/clock.h"
 #include "common/sockpath.h"
 #include "common/engine/engines.h"
+#include "common/engine/sysio.h"
 #include "proto/msg.h"
 
 enum { CRR_RUNNING = 0, CRR_RETRY = 1 };
@@ -90,7 +91,7 @@ static void cli_wait_eof(struct xp_flow *f, uint32_t events)
 	ssize_t n;
 
 	(void)events;
-	n = recv(f->fd, b, sizeof(b), MSG_DONTWAIT);
+	n = xp_recv(f->fd, b, sizeof(b), MSG_DONTWAIT);
 	if (n == 0)
 		cli_next(f);
 	else if (n < 0 && errno != EAGAIN && errno != EINTR)
@@ -104,7 +105,7 @@ static void cli_wait_rsp(struct xp_flow *f, uint32_t events)
 	ssize_t n;
 
 	(void)events;
-	n = recv(f->fd, w->buf, left < w->buflen ? left : w->buflen, MSG_DONTWAIT);
+	n = xp_recv(f->fd, w->buf, left < w->buflen ? left : w->buflen, MSG_DONTWAIT);
 	if (n > 0) {
 		cs(f)->rxoff += (uint64_t)n;
 		w->c.bytes_received += (uint64_t)n;
@@ -256,7 +257,7 @@ static void srv_io(struct xp_flow *f, uint32_t events)
 
 	(void)events;
 	while (cs(f)->rxoff < w->run->req) {
-		n = recv(f->fd, w->buf, w->buflen, MSG_DONTWAIT);
+		n = xp_recv(f->fd, w->buf, w->buflen, MSG_DONTWAIT);
 		if (n > 0) {
 			cs(f)->rxoff += (uint64_t)n;
 			w->c.bytes_received += (uint64_t)n;
@@ -270,7 +271,7 @@ static void srv_io(struct xp_flow *f, uint32_t events)
 	while (cs(f)->txoff < w->run->rsp) {
 		uint64_t left = w->run->rsp - cs(f)->txoff;
 
-		n = send(f->fd, w->txbuf, left < w->txlen ? left : w->txlen,
+		n = xp_send(f->fd, w->txbuf, left < w->txlen ? left : w->txlen,
 			 MSG_NOSIGNAL | MSG_DONTWAIT);
 		if (n > 0) {
 			cs(f)->txoff += (uint64_t)n;

@@ -23,6 +23,7 @@
 
 #include "common/clock.h"
 #include "common/engine/pace.h"
+#include "common/engine/sysio.h"
 
 #define SENDS_PER_EVENT 8
 #define RECVS_PER_EVENT 8
@@ -122,7 +123,7 @@ static void tx_io(struct xp_flow *f, uint32_t events)
 		}
 		if (!xp_flow_pace(f, want))
 			return;
-		n = send(f->fd, w->txbuf, want, MSG_NOSIGNAL | MSG_DONTWAIT);
+		n = xp_send(f->fd, w->txbuf, want, MSG_NOSIGNAL | MSG_DONTWAIT);
 		if (n > 0) {
 			f->bytes += (uint64_t)n;
 			w->c.bytes_sent += (uint64_t)n;
@@ -198,7 +199,7 @@ static void rx_io(struct xp_flow *f, uint32_t events)
 
 	(void)events;
 	for (i = 0; i < RECVS_PER_EVENT; i++) {
-		ssize_t n = recv(f->fd, w->buf, w->buflen, MSG_DONTWAIT);
+		ssize_t n = xp_recv(f->fd, w->buf, w->buflen, MSG_DONTWAIT);
 
 		if (n > 0) {
 			f->bytes += (uint64_t)n;

@@ -24,6 +24,7 @@
 #include "common/clock.h"
 #include "common/engine/pace.h"
 #include "common/engine/udp_int.h"
+#include "common/engine/sysio.h"
 
 #ifndef UDP_SEGMENT
 #define UDP_SEGMENT 103
@@ -90,7 +91,7 @@ static int send_gso(struct xp_flow *f, uint32_t n)
 	int zero = 0;
 
 	stamp(f, n);
-	if (send(f->fd, w->txbuf, (size_t)n * w->run->req, MSG_DONTWAIT) >= 0) {
+	if (xp_send(f->fd, w->txbuf, (size_t)n * w->run->req, MSG_DONTWAIT) >= 0) {
 		sent(f, n);
 		w->offloads |= XP_OFFLOAD_GSO;
 		return 1;
@@ -266,7 +267,7 @@ static int rx_batch(struct xp_flow *f, struct xp_mmsg *m)
 		mh->msg_control = ctl[i];
 		mh->msg_controllen = sizeof(ctl[i]);
 	}
-	r = recvmmsg(f->fd, m->msgs, XP_UDP_RX_VLEN, MSG_DONTWAIT, NULL);
+	r = xp_recvmmsg(f->fd, m->msgs, XP_UDP_RX_VLEN, MSG_DONTWAIT);
 	if (r < 0) {
 		if (xp_udp_soft_error(errno))
 			return errno == EAGAIN ? 0 : XP_UDP_RX_VLEN;

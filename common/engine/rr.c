@@ -12,6 +12,7 @@
 
 #include "common/clock.h"
 #include "common/engine/engines.h"
+#include "common/engine/sysio.h"
 
 /* A TCP_RR flow's own state (client and server). */
 struct rr_state {
@@ -67,7 +68,7 @@ static void cli_tx(struct xp_flow *f)
 	struct xp_worker *w = f->w;
 
 	while (rs(f)->txoff) {
-		ssize_t n = send(f->fd, w->txbuf, tx_chunk(w, rs(f)->txoff),
+		ssize_t n = xp_send(f->fd, w->txbuf, tx_chunk(w, rs(f)->txoff),
 				 MSG_NOSIGNAL | MSG_DONTWAIT);
 
 		if (n > 0) {
@@ -188,7 +189,7 @@ static void cli_io(struct xp_flow *f, uint32_t events)
 	if (!(events & (EPOLLIN | EPOLLERR | EPOLLHUP)))
 		return;
 	/* no MSG_DONTWAIT: in the worker's direct mode this recv blocks */
-	n = recv(f->fd, w->buf, chunk(w, rs(f)->rcount * rsp - rs(f)->rxoff), 0);
+	n = xp_recv(f->fd, w->buf, chunk(w, rs(f)->rcount * rsp - rs(f)->rxoff), 0);
 	if (n > 0) {
 		rs(f)->rxoff += (uint64_t)n;
 		f->bytes += (uint64_t)n;
@@ -252,7 +253,7 @@ static void srv_flush(struct xp_flow *f)
 	uint64_t rsp = w->run->rsp;
 
 	while (rs(f)->owed) {
-		ssize_t n = send(f->fd, w->txbuf, tx_chunk(w, rs(f)->owed),
+		ssize_t n = xp_send(f->fd, w->txbuf, tx_chunk(w, rs(f)->owed),
 				 MSG_NOSIGNAL | MSG_DONTWAIT);
 
 		if (n > 0) {
@@ -279,7 +280,7 @@ static void srv_io(struct xp_flow *f, uint32_t events)
 	uint64_t req = w->run->req;
 
 	if (events & (EPOLLIN | EPOLLERR | EPOLLHUP)) {
-		ssize_t n = recv(f->fd, w->buf, w->buflen, 0); /* may block: direct mode */
+		ssize_t n = xp_recv(f->fd, w->buf, w->buflen, 0); /* may block: direct mode */
 
 		if (n > 0) {
 			w->c.bytes_received += (uint64_t)n;

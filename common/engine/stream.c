@@ -17,6 +17,7 @@
 #include "common/clock.h"
 #include "common/engine/engines.h"
 #include "common/engine/pace.h"
+#include "common/engine/sysio.h"
 
 #define SENDS_PER_EVENT 8
 #define RECVS_PER_EVENT 8
@@ -117,7 +118,7 @@ static ssize_t tx_send(struct xp_flow *f, size_t len, int flags)
 
 	if (w->run->sendfile)
 		return sendfile(f->fd, w->sf_fd, &off, len);
-	return send(f->fd, w->txbuf, len, flags);
+	return xp_send(f->fd, w->txbuf, len, flags);
 }
 
 static void tx_io(struct xp_flow *f, uint32_t events)
@@ -260,7 +261,7 @@ static void rx_io(struct xp_flow *f, uint32_t events)
 	if (ss(f)->phase < LOWAT_SAMPLES && f->bytes)
 		rx_auto_lowat(f);
 	for (i = 0; i < RECVS_PER_EVENT; i++) {
-		ssize_t n = recv(f->fd, w->buf, len, MSG_DONTWAIT);
+		ssize_t n = xp_recv(f->fd, w->buf, len, MSG_DONTWAIT);
 
 		if (n > 0) {
 			f->bytes += (uint64_t)n;

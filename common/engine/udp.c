@@ -30,6 +30,7 @@
 #include "common/engine/pace.h"
 #include "common/engine/seqwin.h"
 #include "common/engine/udp_int.h"
+#include "common/engine/sysio.h"
 #include "proto/be.h"
 #include "proto/hello.h"
 #include "proto/msg.h"
@@ -185,7 +186,7 @@ static int send_gso(struct xp_flow *f, uint32_t n)
 	ssize_t r;
 
 	number(f, n);
-	r = send(f->fd, w->txbuf, (size_t)n * w->run->req, MSG_DONTWAIT);
+	r = xp_send(f->fd, w->txbuf, (size_t)n * w->run->req, MSG_DONTWAIT);
 	if (r >= 0) {
 		w->offloads |= XP_OFFLOAD_GSO;
 		return sent(f, n) ? -1 : 1;
@@ -218,7 +219,7 @@ int xp_udp_send_txbuf(struct xp_worker *w, int fd, uint32_t n)
 		m->msgs[i].msg_hdr.msg_iov = &m->iov[i];
 		m->msgs[i].msg_hdr.msg_iovlen = 1;
 	}
-	return sendmmsg(fd, m->msgs, n, MSG_DONTWAIT);
+	return xp_sendmmsg(fd, m->msgs, n, MSG_DONTWAIT);
 }
 
 static int send_batch(struct xp_flow *f, uint32_t n)
@@ -246,14 +247,14 @@ static void tx_drain(struct xp_flow *f)
 	int i;
 
 	for (i = 0; i < CALLS_PER_EVENT; i++) {
-		ssize_t n = recv(f->fd, b, sizeof(b), MSG_DONTWAIT);
+		ssize_t n = xp_recv(f->fd, b, sizeof(b), MSG_DONTWAIT);
 
 		if (n < 0 && errno == ECONNREFUSED)
 			w->c.errors++;
 		else if (n < 0)
 			return;
 		else if (w->run->role == XP_ROLE_SERVER && xp_udp_is_hello(w, b, (size_t)n))
-			send(f->fd, b, (size_t)n, MSG_DONTWAIT);
+			xp_send(f->fd, b, (size_t)n, MSG_DONTWAIT);
 	}
 }
 
@@ -388,7 +389,7 @@ static void rx_message(struct xp_flow *f, const uint8_t *p, size_t len, struct m
 		gso = len;
 	if (len == gso && xp_udp_is_hello(w, p, len)) {
 		if (w->run->role == XP_ROLE_SERVER) /* a client only ignores a repeated ack */
-			send(f->fd, p, len, MSG_DONTWAIT);
+			xp_send(f->fd, p, len, MSG_DONTWAIT);
 		return;
 	}
 	if (!rx_ns && w->run->req >= XP_UDP_STAMP_LEN)
@@ -422,7 +423,7 @@ static void rx_io(struct xp_flow *f, uint32_t events)
 			mh->msg_control = m->ctl[i];
 			mh->msg_controllen = sizeof(m->ctl[i]);
 		}
-		r = recvmmsg(f->fd, m->msgs, XP_UDP_RX_VLEN, MSG_DONTWAIT, NULL);
+		r = xp_recvmmsg(f->fd, m->msgs, XP_UDP_RX_VLEN, MSG_DONTWAIT);
 		if (r < 0) {
 			if (errno == EAGAIN)
 				break;

@@ -14,6 +14,7 @@
 
 #include "common/clock.h"
 #include "common/engine/udp_int.h"
+#include "common/engine/sysio.h"
 #include "proto/be.h"
 
 #define MAX_SEGS XP_UDP_BATCH /* requests answered per wake-up */
@@ -77,7 +78,7 @@ static void rr_issue(struct xp_flow *f, uint32_t i)
 	us(f)->ring[2 * i + 1] = id;
 	us(f)->rcount++;
 	w->c.datagrams_sent++;
-	n = send(f->fd, w->txbuf, w->run->req, MSG_DONTWAIT);
+	n = xp_send(f->fd, w->txbuf, w->run->req, MSG_DONTWAIT);
 	if (n >= 0) {
 		w->c.bytes_sent += (uint64_t)n;
 		f->bytes += (uint64_t)n;
@@ -175,7 +176,7 @@ static void rr_io(struct xp_flow *f, uint32_t events)
 	/* a bounded batch: in the worker's direct mode recv blocks, and the
 	 * worker must get back to its commands now and then */
 	for (int k = 0; k < 64 && f->fd >= 0; k++) {
-		ssize_t n = recv(f->fd, w->buf, w->buflen, 0);
+		ssize_t n = xp_recv(f->fd, w->buf, w->buflen, 0);
 		int i;
 
 		if (n < 0) {
@@ -213,7 +214,7 @@ static void rr_add(struct xp_flow *f)
 	for (i = 0; i < n; i++)
 		us(f)->ring[2 * i + 1] = FREE_SLOT;
 	/* discard repeated hello acks before the test starts */
-	while (recv(f->fd, b, sizeof(b), MSG_DONTWAIT) > 0)
+	while (xp_recv(f->fd, b, sizeof(b), MSG_DONTWAIT) > 0)
 		;
 	if (xp_flow_watch(f, EPOLLIN))
 		xp_flow_fail(f, errno);
@@ -268,7 +269,7 @@ static void rrs_io(struct xp_flow *f, uint32_t events)
 
 	(void)events;
 	for (i = 0; i < MAX_SEGS; i++) {
-		ssize_t n = recv(f->fd, w->buf, w->buflen, 0), m; /* may block: direct mode */
+		ssize_t n = xp_recv(f->fd, w->buf, w->buflen, 0), m; /* may block: direct mode */
 
 		if (n < 0) {
 			if (recv_failed(f))
@@ -276,12 +277,12 @@ static void rrs_io(struct xp_flow *f, uint32_t events)
 			continue;
 		}
 		if (xp_udp_is_hello(w, w->buf, (size_t)n)) {
-			send(f->fd, w->buf, (size_t)n, MSG_DONTWAIT);
+			xp_send(f->fd, w->buf, (size_t)n, MSG_DONTWAIT);
 			continue;
 		}
 		w->c.datagrams_received++;
 		w->c.bytes_received += (uint64_t)n;
-		m = send(f->fd, w->buf, w->run->rsp, MSG_DONTWAIT);
+		m = xp_send(f->fd, w->buf, w->run->rsp, MSG_DONTWAIT);
 		if (m < 0) {
 			w->c.errors++;
 			continue;

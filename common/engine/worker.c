@@ -6,6 +6,7 @@
  * socket) in direct.c, its timers in timers.c, its interval snapshots in
  * snapshot.c, its own descriptor table in worker_fds.c. */
 #include "common/engine/worker.h"
+#include "common/engine/sysio.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -344,11 +345,11 @@ static int wait_events(struct xp_worker *w, struct epoll_event *ev, int slow)
 	int n;
 
 	if (forever)
-		return epoll_wait(w->epfd, ev, EV_BATCH, -1);
-	n = epoll_pwait2(w->epfd, ev, EV_BATCH, &ts, NULL);
+		return xp_epoll_wait(w->epfd, ev, EV_BATCH, -1);
+	n = xp_epoll_wait_ts(w->epfd, ev, EV_BATCH, &ts);
 	if (n < 0 && errno == ENOSYS) /* kernel before 5.11: ms resolution */
-		n = epoll_wait(w->epfd, ev, EV_BATCH,
-			       (int)(ts.tv_sec * 1000 + (ts.tv_nsec + 999999) / 1000000));
+		n = xp_epoll_wait(w->epfd, ev, EV_BATCH,
+				  (int)(ts.tv_sec * 1000 + (ts.tv_nsec + 999999) / 1000000));
 	return n;
 }
 

@@ -23,9 +23,17 @@ got=$(cdiff "$before_v" "$after_v" $VIC)
 sent=$(cdiff "$before_s" "$after_s" $VIC)
 secs=$(jv "$TMP/f2.json" seconds)
 nlog=$((lines1 - lines0))
-report 2 "1000 hellos with random cookies from forged $VIC in ${secs} s: $got bytes reached it ($(num %d "$got / 44") answers of 16 bytes; the server sent $sent bytes), $nlog log lines without -v"
+if command -v iptables >/dev/null; then
+	report 2 "1000 hellos with random cookies from forged $VIC in ${secs} s: $got bytes reached it ($(num %d "$got / 44") answers of 16 bytes; the server sent $sent bytes), $nlog log lines without -v"
+else
+	report 2 "1000 hellos with random cookies from forged $VIC in ${secs} s: $nlog log lines without -v; SKIPPED the byte counts (per address, in INPUT and OUTPUT): no iptables here"
+fi
 sed -n "$((lines0 + 1))p" "$TMP/f2.log" | sed 's/^/finding 2: first log line: /'
-[ "$got" = 0 ] && [ "$sent" = 0 ] || unmet 2 "hellos with unknown cookies were answered ($sent bytes sent, $got reached $VIC; want 0)"
+if ! command -v iptables >/dev/null; then
+	:
+elif ! [ "$got" = 0 ] || ! [ "$sent" = 0 ]; then
+	unmet 2 "hellos with unknown cookies were answered ($sent bytes sent, $got reached $VIC; want 0)"
+fi
 maxlog=$(num %d "int($secs + 0.999) + 2")
 [ "$nlog" -le "$maxlog" ] || unmet 2 "$nlog log lines for 1000 stray hellos in $secs s (want at most $maxlog: one a second)"
 

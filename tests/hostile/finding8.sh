@@ -69,9 +69,11 @@ if command -v iptables >/dev/null; then
 	ns "$V" iptables -w -I INPUT -s $SRV -j DROP
 	ns "$V" iptables -w -I OUTPUT -d $SRV -j DROP
 	how_cut="iptables DROP at the client"
-else
-	ns "$V" tc qdisc add dev hostile-vic root netem loss 100%
+elif ns "$V" tc qdisc add dev hostile-vic root netem loss 100% 2>/dev/null; then
 	how_cut="netem loss 100% at the client"
+else # neither iptables nor netem (a kernel without sch_netem): pull the cable
+	ns "$V" ip link set dev hostile-vic down
+	how_cut="client's link set down (no iptables, no netem)"
 fi
 wait $runs
 kill -CONT $STOPPED
@@ -89,8 +91,10 @@ done
 if command -v iptables >/dev/null; then
 	ns "$V" iptables -w -D INPUT -s $SRV -j DROP
 	ns "$V" iptables -w -D OUTPUT -d $SRV -j DROP
-else
+elif [ "${how_cut#netem}" != "$how_cut" ]; then
 	ns "$V" tc qdisc del dev hostile-vic root
+else
+	ns "$V" ip link set dev hostile-vic up
 fi
 sstop 8 $STOPPED
 sstop 8 $CUT
