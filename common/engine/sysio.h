@@ -12,8 +12,7 @@
  * worker stops on its own, or a signal interrupts a blocking call with
  * EINTR), so the engines call the kernel through syscall(2), which is not
  * a cancellation point; its errno and return value are those of the libc
- * call.  Where the C library has no number for a call, the libc call is
- * used. */
+ * call.  Linux defines every number used here on every architecture. */
 #ifndef XP_ENGINE_SYSIO_H
 #define XP_ENGINE_SYSIO_H
 
@@ -22,152 +21,43 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
+#include <time.h>
 #include <unistd.h>
+
+/* The kernel's signal set size (epoll_pwait's last argument). */
+#define XP_KSIGSET 8
 
 static inline ssize_t xp_recv(int fd, void *buf, size_t len, int flags)
 {
-#ifdef SYS_recvfrom
 	return (ssize_t)syscall(SYS_recvfrom, fd, buf, len, flags, NULL, NULL);
-#else
-	return recv(fd, buf, len, flags);
-
-/* epoll_wait(2) (timeout in ms, -1: none) and epoll_pwait2(2) (ns; fails
- * with ENOSYS before Linux 5.11), with no signal mask. */
-static inline int xp_epoll_wait(int epfd, struct epoll_event *ev, int n, int ms)
-{
-#ifdef SYS_epoll_pwait
-	return (int)syscall(SYS_epoll_pwait, epfd, ev, n, ms, NULL, (size_t)8);
-#else
-	return epoll_wait(epfd, ev, n, ms);
-#endif
-}
-
-static inline int xp_epoll_wait_ts(int epfd, struct epoll_event *ev, int n,
-				   const struct timespec *ts)
-{
-#ifdef SYS_epoll_pwait2
-	return (int)syscall(SYS_epoll_pwait2, epfd, ev, n, ts, NULL, (size_t)8);
-#else
-	return epoll_pwait2(epfd, ev, n, ts, NULL);
-#endif
-}
-
-#endif
 }
 
 static inline ssize_t xp_send(int fd, const void *buf, size_t len, int flags)
 {
-#ifdef SYS_sendto
 	return (ssize_t)syscall(SYS_sendto, fd, buf, len, flags, NULL, 0);
-#else
-	return send(fd, buf, len, flags);
-
-/* epoll_wait(2) (timeout in ms, -1: none) and epoll_pwait2(2) (ns; fails
- * with ENOSYS before Linux 5.11), with no signal mask. */
-static inline int xp_epoll_wait(int epfd, struct epoll_event *ev, int n, int ms)
-{
-#ifdef SYS_epoll_pwait
-	return (int)syscall(SYS_epoll_pwait, epfd, ev, n, ms, NULL, (size_t)8);
-#else
-	return epoll_wait(epfd, ev, n, ms);
-#endif
-}
-
-static inline int xp_epoll_wait_ts(int epfd, struct epoll_event *ev, int n,
-				   const struct timespec *ts)
-{
-#ifdef SYS_epoll_pwait2
-	return (int)syscall(SYS_epoll_pwait2, epfd, ev, n, ts, NULL, (size_t)8);
-#else
-	return epoll_pwait2(epfd, ev, n, ts, NULL);
-#endif
-}
-
-#endif
 }
 
 static inline int xp_sendmmsg(int fd, struct mmsghdr *v, unsigned n, int flags)
 {
-#ifdef SYS_sendmmsg
 	return (int)syscall(SYS_sendmmsg, fd, v, n, flags);
-#else
-	return sendmmsg(fd, v, n, flags);
-
-/* epoll_wait(2) (timeout in ms, -1: none) and epoll_pwait2(2) (ns; fails
- * with ENOSYS before Linux 5.11), with no signal mask. */
-static inline int xp_epoll_wait(int epfd, struct epoll_event *ev, int n, int ms)
-{
-#ifdef SYS_epoll_pwait
-	return (int)syscall(SYS_epoll_pwait, epfd, ev, n, ms, NULL, (size_t)8);
-#else
-	return epoll_wait(epfd, ev, n, ms);
-#endif
-}
-
-static inline int xp_epoll_wait_ts(int epfd, struct epoll_event *ev, int n,
-				   const struct timespec *ts)
-{
-#ifdef SYS_epoll_pwait2
-	return (int)syscall(SYS_epoll_pwait2, epfd, ev, n, ts, NULL, (size_t)8);
-#else
-	return epoll_pwait2(epfd, ev, n, ts, NULL);
-#endif
-}
-
-#endif
 }
 
 static inline int xp_recvmmsg(int fd, struct mmsghdr *v, unsigned n, int flags)
 {
-#ifdef SYS_recvmmsg
 	return (int)syscall(SYS_recvmmsg, fd, v, n, flags, NULL);
-#else
-	return recvmmsg(fd, v, n, flags, NULL);
-
-/* epoll_wait(2) (timeout in ms, -1: none) and epoll_pwait2(2) (ns; fails
- * with ENOSYS before Linux 5.11), with no signal mask. */
-static inline int xp_epoll_wait(int epfd, struct epoll_event *ev, int n, int ms)
-{
-#ifdef SYS_epoll_pwait
-	return (int)syscall(SYS_epoll_pwait, epfd, ev, n, ms, NULL, (size_t)8);
-#else
-	return epoll_wait(epfd, ev, n, ms);
-#endif
 }
 
+/* epoll_wait(2), timeout in ms (-1: none), no signal mask. */
+static inline int xp_epoll_wait(int epfd, struct epoll_event *ev, int n, int ms)
+{
+	return (int)syscall(SYS_epoll_pwait, epfd, ev, n, ms, NULL, (size_t)XP_KSIGSET);
+}
+
+/* epoll_pwait2(2), timeout in ns; fails with ENOSYS before Linux 5.11. */
 static inline int xp_epoll_wait_ts(int epfd, struct epoll_event *ev, int n,
 				   const struct timespec *ts)
 {
-#ifdef SYS_epoll_pwait2
-	return (int)syscall(SYS_epoll_pwait2, epfd, ev, n, ts, NULL, (size_t)8);
-#else
-	return epoll_pwait2(epfd, ev, n, ts, NULL);
-#endif
-}
-
-#endif
-}
-
-
-/* epoll_wait(2) (timeout in ms, -1: none) and epoll_pwait2(2) (ns; fails
- * with ENOSYS before Linux 5.11), with no signal mask. */
-static inline int xp_epoll_wait(int epfd, struct epoll_event *ev, int n, int ms)
-{
-#ifdef SYS_epoll_pwait
-	return (int)syscall(SYS_epoll_pwait, epfd, ev, n, ms, NULL, (size_t)8);
-#else
-	return epoll_wait(epfd, ev, n, ms);
-#endif
-}
-
-static inline int xp_epoll_wait_ts(int epfd, struct epoll_event *ev, int n,
-				   const struct timespec *ts)
-{
-#ifdef SYS_epoll_pwait2
-	return (int)syscall(SYS_epoll_pwait2, epfd, ev, n, ts, NULL, (size_t)8);
-#else
-	return epoll_pwait2(epfd, ev, n, ts, NULL);
-#endif
+	return (int)syscall(SYS_epoll_pwait2, epfd, ev, n, ts, NULL, (size_t)XP_KSIGSET);
 }
 
 #endif
