@@ -6,6 +6,7 @@
  * answers every complete request with a response, whatever the pacing of
  * the bytes. */
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
@@ -39,18 +40,52 @@ static size_t tx_chunk(const struct xp_worker *w, uint64_t left)
 	return left < w->txlen ? (size_t)left : w->txlen;
 }
 
-/* After a send that sent nothing: 1 to try again (EINTR); 0 when the
- * flow now waits for room (EAGAIN) or has failed. */
+/* In the worker's direct mode the socket blocks (common/engine/direct.c):
+ * a send then waits for room in the kernel and sends the whole message in
+ * one call, as the plainest loop does, instead of returning EAGAIN and
+ * leaving direct mode for epoll on every message larger than the socket's
+ * send buffer (-w 16K -m 64K: half netperf's rate).  Otherwise the socket
+ * is non-blocking and MSG_DONTWAIT says so once more. */
+static int blocking(const struct xp_worker *w)
+{
+	return atomic_load_explicit(&w->in_direct, memory_order_relaxed);
+}
+
+static int send_flags(const struct xp_worker *w)
+{
+	return MSG_NOSIGNAL | (blocking(w) ? 0 : MSG_DONTWAIT);
+}
+
+/* The flow waits for room through epoll: EAGAIN, or a blocking send cut
+ * short by the worker's wake-up signal (a command waits; direct mode
+ * ends and resumes once the message is out). */
+static void wait_room(struct xp_flow *f)
+{
+	if (xp_flow_watch(f, EPOLLIN | EPOLLOUT))
+		xp_flow_fail(f, errno);
+}
+
+/* After a send that sent nothing: 1 to try again (EINTR outside direct
+ * mode); 0 when the flow now waits for room or has failed. */
 static int send_stalled(struct xp_flow *f, ssize_t n)
 {
-	if (n < 0 && errno == EINTR)
+	if (n < 0 && errno == EINTR && !blocking(f->w))
 		return 1;
-	if (n < 0 && errno == EAGAIN) {
-		if (xp_flow_watch(f, EPOLLIN | EPOLLOUT))
-			xp_flow_fail(f, errno);
+	if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
+		wait_room(f);
 		return 0;
 	}
 	xp_flow_fail(f, n < 0 ? errno : EPIPE);
+	return 0;
+}
+
+/* After a send that sent n > 0 of asked bytes: 1 to go on; 0 when a
+ * blocking send was cut short and the flow now waits through epoll. */
+static int sent_some(struct xp_flow *f, ssize_t n, size_t asked)
+{
+	if ((size_t)n == asked || !blocking(f->w))
+		return 1;
+	wait_room(f);
 	return 0;
 }
 
@@ -68,14 +103,16 @@ static void cli_tx(struct xp_flow *f)
 	struct xp_worker *w = f->w;
 
 	while (rs(f)->txoff) {
-		ssize_t n = xp_send(f->fd, w->txbuf, tx_chunk(w, rs(f)->txoff),
-				 MSG_NOSIGNAL | MSG_DONTWAIT);
+		size_t want = tx_chunk(w, rs(f)->txoff);
+		ssize_t n = xp_send(f->fd, w->txbuf, want, send_flags(w));
 
 		if (n > 0) {
 			rs(f)->txoff -= (uint64_t)n;
 			f->bytes += (uint64_t)n;
 			w->c.bytes_sent += (uint64_t)n;
-			continue;
+			if (sent_some(f, n, want))
+				continue;
+			return;
 		}
 		if (send_stalled(f, n))
 			continue;
@@ -253,8 +290,8 @@ static void srv_flush(struct xp_flow *f)
 	uint64_t rsp = w->run->rsp;
 
 	while (rs(f)->owed) {
-		ssize_t n = xp_send(f->fd, w->txbuf, tx_chunk(w, rs(f)->owed),
-				 MSG_NOSIGNAL | MSG_DONTWAIT);
+		size_t want = tx_chunk(w, rs(f)->owed);
+		ssize_t n = xp_send(f->fd, w->txbuf, want, send_flags(w));
 
 		if (n > 0) {
 			rs(f)->owed -= (uint64_t)n;
@@ -265,7 +302,9 @@ static void srv_flush(struct xp_flow *f)
 				f->trans++;
 				w->c.transactions++;
 			}
-			continue;
+			if (sent_some(f, n, want))
+				continue;
+			return;
 		}
 		if (send_stalled(f, n))
 			continue;
