@@ -29,6 +29,7 @@ struct client {
 	const struct xp_auth_key *key; /* --auth-file, or NULL */
 	uint64_t deadline;          /* -l + warmups + --control-timeout from the start */
 	uint64_t server_hb_ms;      /* the server's heartbeats (SETUP_OK) */
+	int padded_hello;           /* the server reads padded data hellos (SETUP_OK) */
 	struct xp_live live;        /* heartbeats from GO to STOP */
 	uint8_t *fill;              /* --fill: the file's bytes (run.fill), or NULL */
 	size_t fill_len;

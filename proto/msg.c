@@ -79,6 +79,7 @@ static const struct field_desc setup_ok_fields[] = {
 	U64(2, setup_ok.threads),
 	STR(3, setup_ok.cpus),
 	U64(4, setup_ok.data_port),
+	U64(5, setup_ok.padded_hello),
 	U64(70, setup_ok.heartbeat_ms),
 };
 
@@ -474,6 +475,29 @@ void xp_data_hello_encode(uint8_t *buf, uint64_t cookie, uint32_t flow)
 	xp_put32(buf, XP_DATA_MAGIC);
 	xp_put64(buf + 4, cookie);
 	xp_put32(buf + 12, flow);
+}
+
+void xp_data_pad_hello_encode(uint8_t *buf, uint64_t cookie, uint32_t flow, uint32_t pad)
+{
+	xp_put32(buf, XP_DATA_PAD_MAGIC);
+	xp_put64(buf + 4, cookie);
+	xp_put32(buf + 12, flow);
+	xp_put32(buf + 16, pad);
+}
+
+int xp_data_pad_hello_decode(const uint8_t *buf, size_t len, uint64_t *cookie,
+			     uint32_t *flow, uint32_t *pad)
+{
+	if (len < XP_DATA_PAD_HEAD_LEN || xp_get32(buf) != XP_DATA_PAD_MAGIC ||
+	    xp_get32(buf + 16) > XP_DATA_PAD_MAX)
+		return -1;
+	if (cookie)
+		*cookie = xp_get64(buf + 4);
+	if (flow)
+		*flow = xp_get32(buf + 12);
+	if (pad)
+		*pad = xp_get32(buf + 16);
+	return 0;
 }
 
 int xp_data_hello_decode(const uint8_t *buf, size_t len, uint64_t *cookie,

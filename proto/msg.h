@@ -112,6 +112,7 @@ struct xp_msg_setup_ok {
 	char cpus[XP_MSG_STR_MAX + 1]; /* CPU of each server worker */
 	uint64_t data_port; /* TCP data connections go here; 0: the server's port */
 	uint64_t heartbeat_ms; /* the server sends HEARTBEAT this often in the test, 0 never */
+	uint64_t padded_hello; /* 1: the server reads padded data hellos ("XPDP") */
 };
 
 /* AUTH_HELLO and AUTH_CHALLENGE carry a nonce, AUTH_RESPONSE and AUTH_OK a
@@ -213,5 +214,19 @@ const char *xp_msg_type_name(uint16_t type);
 void xp_data_hello_encode(uint8_t *buf, uint64_t cookie, uint32_t flow);
 int xp_data_hello_decode(const uint8_t *buf, size_t len, uint64_t *cookie,
 			 uint32_t *flow);
+
+/* The padded hello of a TCP data connection (proto/PROTOCOL.md section 5),
+ * sent only to a server whose SETUP_OK says it reads one:
+ *   magic u32 "XPDP" | cookie u64 | flow index u32 | pad u32 | pad zero bytes.
+ * The client pads the hello to one segment where the server's windows are
+ * whole segments (no window scaling), so that the test's bytes start on a
+ * segment boundary.  encode writes the 20-byte head only; decode reads a
+ * head (len >= 20), refusing a pad above XP_DATA_PAD_MAX. */
+#define XP_DATA_PAD_MAGIC 0x58504450u /* "XPDP" */
+#define XP_DATA_PAD_HEAD_LEN 20
+#define XP_DATA_PAD_MAX 65536u
+void xp_data_pad_hello_encode(uint8_t *buf, uint64_t cookie, uint32_t flow, uint32_t pad);
+int xp_data_pad_hello_decode(const uint8_t *buf, size_t len, uint64_t *cookie,
+			     uint32_t *flow, uint32_t *pad);
 
 #endif

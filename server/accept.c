@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* New TCP connections.  Each waits in the pending table until its first
- * bytes say what it is: a data hello ("XPDT" + cookie + flow index) is
- * routed to its test's worker; a control connection ("XPCT") goes to
+ * bytes say what it is: a data hello ("XPDT" + cookie + flow index, or
+ * "XPDP" with pad bytes after it) is routed to its test's worker; a control connection ("XPCT") goes to
  * admit.c until it is a test.  What a pending connection may cost is
  * bounded: a deadline of its own (--header-timeout, and never more than
  * --idle-timeout) for its whole first exchange, a number per source
@@ -13,7 +13,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <linux/sockios.h>
 #include <sys/epoll.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -57,6 +59,49 @@ static int data_hello(struct xp_server *s, struct xp_pending *p, ssize_t n)
 	if (recv(fd, hello, sizeof(hello), 0) != (ssize_t)sizeof(hello) ||
 	    xp_data_hello_decode(hello, sizeof(hello), &cookie, &idx) ||
 	    xp_srv_route(s, fd, SOCK_STREAM, cookie, idx, peer))
+		close(fd);
+	return 1;
+}
+
+/* A padded data hello (proto/msg.h): routed once its head and all its pad
+ * bytes are in the socket, the pad read and dropped.  1: handled (routed
+ * or closed); 0: wait. */
+static int padded_hello(struct xp_server *s, struct xp_pending *p, const uint8_t *b,
+			ssize_t n, int hup)
+{
+	uint8_t head[XP_DATA_PAD_HEAD_LEN], junk[4096];
+	uint64_t cookie;
+	uint32_t idx, pad;
+	int fd = p->fd, queued = 0;
+	char peer[sizeof(p->peer)];
+
+	if (n < XP_DATA_PAD_HEAD_LEN && !hup)
+		return 0;
+	if (n < XP_DATA_PAD_HEAD_LEN ||
+	    xp_data_pad_hello_decode(b, (size_t)n, &cookie, &idx, &pad)) {
+		xp_ratelog(s->cfg.log, &s->rl[XP_RL_NOISE], "%s: bad padded data hello "
+			   "(%zd bytes), closed", p->peer, n);
+		xp_srv_drop(s, p);
+		return 1;
+	}
+	if (ioctl(fd, SIOCINQ, &queued) || (uint64_t)queued < XP_DATA_PAD_HEAD_LEN + (uint64_t)pad) {
+		if (!hup)
+			return 0;
+		xp_ratelog(s->cfg.log, &s->rl[XP_RL_NOISE], "%s: connection closed by peer "
+			   "inside a padded data hello", p->peer);
+		xp_srv_drop(s, p);
+		return 1;
+	}
+	memcpy(peer, p->peer, sizeof(peer));
+	xp_srv_unpend(s, p);
+	if (recv(fd, head, sizeof(head), 0) != (ssize_t)sizeof(head))
+		pad = UINT32_MAX;
+	while (pad && pad != UINT32_MAX) {
+		ssize_t r = recv(fd, junk, pad < sizeof(junk) ? pad : sizeof(junk), 0);
+
+		pad = r > 0 ? pad - (uint32_t)r : UINT32_MAX;
+	}
+	if (pad || xp_srv_route(s, fd, SOCK_STREAM, cookie, idx, peer))
 		close(fd);
 	return 1;
 }
@@ -113,6 +158,8 @@ static int classify(struct xp_server *s, struct xp_pending *p, int hup)
 	i3 = iperf3(s, p, b, n);
 	if (i3 >= 0)
 		return i3;
+	if (n >= 4 && xp_get32(b) == XP_DATA_PAD_MAGIC)
+		return padded_hello(s, p, b, n, hup);
 	if (n >= 4 && xp_get32(b) != XP_DATA_MAGIC) {
 		xp_ratelog(s->cfg.log, &s->rl[XP_RL_NOISE], "%s: not an xperf peer (first "
 			   "bytes 0x%08x), closed", p->peer, xp_get32(b));

@@ -212,6 +212,7 @@ static int setup(struct xp_session *s, struct xp_err *err)
 	m.u.setup_ok.cookie = s->cookie;
 	m.u.setup_ok.threads = (uint64_t)s->group.n;
 	m.u.setup_ok.heartbeat_ms = XP_HEARTBEAT_MS;
+	m.u.setup_ok.padded_hello = 1;
 	xp_group_cpus(&s->group, 0, m.u.setup_ok.cpus, sizeof(m.u.setup_ok.cpus));
 	if (send_msg(s, &m, err) ||
 	    xp_ctl_expect(s->ctl_fd, &m, XP_MSG_READY, idle_ms(s), "client", err))

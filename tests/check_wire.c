@@ -139,6 +139,7 @@ static void fill_msg(struct xp_msg *m, uint16_t type)
 		m->u.setup_ok.threads = UINT64_MAX;
 		fill_str(m->u.setup_ok.cpus, XP_MSG_STR_MAX, 3);
 		m->u.setup_ok.data_port = 65535;
+		m->u.setup_ok.padded_hello = 1;
 		m->u.setup_ok.heartbeat_ms = 1000;
 		break;
 	case XP_MSG_AUTH_HELLO:
@@ -348,7 +349,7 @@ START_TEST(test_empty_bodies_and_missing_fields)
 	memset(&m, 0, sizeof(m));
 	m.type = XP_MSG_SETUP_OK;
 	n = xp_msg_encode(&m, buf, sizeof(buf));
-	ck_assert_uint_eq(n, XP_MSG_HDR_LEN + 4 * 12); /* cookie, threads, data_port, heartbeat_ms */
+	ck_assert_uint_eq(n, XP_MSG_HDR_LEN + 5 * 12); /* cookie, threads, data_port, padded_hello, heartbeat_ms */
 	/* ...and accepted with length 0. */
 	n = XP_MSG_HDR_LEN + put_tlv(buf + XP_MSG_HDR_LEN, 3, 0, NULL);
 	put_hdr(buf, XP_PROTO_VERSION, XP_MSG_SETUP_OK, (uint32_t)n - 12);
@@ -724,12 +725,13 @@ START_TEST(test_unknown_tags_skipped)
 	n += put_u64_tlv(buf + n, 1, in.u.setup_ok.cookie);
 	n += put_tlv(buf + n, 0xffff, sizeof(big), big); /* long, with NULs */
 	n += put_u64_tlv(buf + n, 2, in.u.setup_ok.threads);
-	n += put_tlv(buf + n, 5, 3, "abc"); /* 5 is not a SETUP_OK tag */
+	n += put_tlv(buf + n, 6, 3, "abc"); /* 6 is not a SETUP_OK tag */
 	n += put_tlv(buf + n, 3, (uint16_t)strlen(in.u.setup_ok.cpus),
 		     in.u.setup_ok.cpus);
 	n += put_u64_tlv(buf + n, 1000, 5);
 	n += put_u64_tlv(buf + n, 70, in.u.setup_ok.heartbeat_ms);
 	n += put_u64_tlv(buf + n, 4, in.u.setup_ok.data_port);
+	n += put_u64_tlv(buf + n, 5, in.u.setup_ok.padded_hello);
 	put_hdr(buf, XP_PROTO_VERSION, XP_MSG_SETUP_OK, (uint32_t)n - 12);
 	expect_accept(buf, n, &out);
 	in.version = XP_PROTO_VERSION;
@@ -831,6 +833,7 @@ START_TEST(test_fuzz_random_buffers)
 
 		decoded += check_reencode(buf, len);
 		xp_data_hello_decode(buf, len, &cookie, &flow);
+		xp_data_pad_hello_decode(buf, len, &cookie, &flow, NULL);
 	}
 	ck_assert_int_gt(decoded, 1000); /* the loop reached the decoders */
 }
@@ -900,6 +903,38 @@ START_TEST(test_data_hello_roundtrip)
 	ck_assert_int_eq(xp_data_hello_decode(buf, 16, &cookie, &flow), 0);
 	ck_assert_uint_eq(cookie, UINT64_MAX);
 	ck_assert_uint_eq(flow, 0);
+}
+END_TEST
+
+/* The padded hello: its 20-byte head, byte by byte; a pad above the bound
+ * or a cut head is refused, and a plain hello is not a padded one. */
+START_TEST(test_data_pad_hello)
+{
+	static const uint8_t want[XP_DATA_PAD_HEAD_LEN] = {
+		0x58, 0x50, 0x44, 0x50, 0x01, 0x23, 0x45, 0x67,
+		0x89, 0xab, 0xcd, 0xef, 0x00, 0x00, 0x00, 0x05,
+		0x00, 0x00, 0x1f, 0xec,
+	};
+	uint8_t buf[XP_DATA_PAD_HEAD_LEN];
+	uint64_t cookie = 0;
+	uint32_t flow = 0, pad = 0;
+
+	xp_data_pad_hello_encode(buf, 0x0123456789abcdefull, 5, 8172);
+	ck_assert_mem_eq(buf, want, sizeof(want));
+	ck_assert_int_eq(xp_data_pad_hello_decode(buf, sizeof(buf), &cookie, &flow, &pad), 0);
+	ck_assert_uint_eq(cookie, 0x0123456789abcdefull);
+	ck_assert_uint_eq(flow, 5);
+	ck_assert_uint_eq(pad, 8172);
+	for (size_t len = 0; len < XP_DATA_PAD_HEAD_LEN; len++)
+		ck_assert_int_eq(xp_data_pad_hello_decode(buf, len, NULL, NULL, NULL), -1);
+	xp_data_pad_hello_encode(buf, 1, 0, XP_DATA_PAD_MAX);
+	ck_assert_int_eq(xp_data_pad_hello_decode(buf, sizeof(buf), NULL, NULL, &pad), 0);
+	ck_assert_uint_eq(pad, XP_DATA_PAD_MAX);
+	xp_data_pad_hello_encode(buf, 1, 0, XP_DATA_PAD_MAX + 1);
+	ck_assert_int_eq(xp_data_pad_hello_decode(buf, sizeof(buf), NULL, NULL, NULL), -1);
+	xp_data_hello_encode(buf, 1, 0);
+	ck_assert_int_eq(xp_data_pad_hello_decode(buf, sizeof(buf), NULL, NULL, NULL), -1);
+	ck_assert_int_eq(xp_data_hello_decode(want, sizeof(want), NULL, NULL), -1);
 }
 END_TEST
 
@@ -981,6 +1016,7 @@ static void add_other_cases(Suite *s)
 	tcase_add_test(fuzz, test_fuzz_mutations);
 	suite_add_tcase(s, fuzz);
 	tcase_add_test(misc, test_data_hello_roundtrip);
+	tcase_add_test(misc, test_data_pad_hello);
 	tcase_add_test(misc, test_encode_min_padding);
 	tcase_add_test(misc, test_data_hello_reject);
 	suite_add_tcase(s, misc);

@@ -44,6 +44,46 @@ else
 	echo "small_buffers: no IPv6 loopback here, IPv6 case not run"
 fi
 
+# Whole segments with a window that is not scaled (proto/PROTOCOL.md 5.2):
+# each end's data leaves in segments of its full MSS.  With the plain
+# 16-byte hello the client's requests left as 8 full segments and a
+# 16-byte sliver each (7282 bytes a segment on average against an MSS of
+# 8192), at half netperf's rate.  Read off ss(8) while the test runs.
+if command -v ss >/dev/null 2>&1; then
+	timeout 30 "$XPERF" -c 127.0.0.1 -p "$PORT" -t TCP_RR -l 3 -m 65536 -w 16384 --json \
+		>"$TMP/align.json" 2>"$TMP/align.err" &
+	apid=$!
+	sleep 1.5
+	# this test's sockets only (make check runs others beside it), by inode:
+	# workers hold theirs in descriptor tables of their own (/proc/PID/task)
+	inos=$(for p in $SERVER_PID $(pgrep -P "$apid"); do
+		ls -l /proc/"$p"/task/*/fd/ 2>/dev/null; done | sed -n 's/.*socket:\[\([0-9]*\)\].*/\1/p' | sort -u | tr '\n' ' ')
+	ss -tine >"$TMP/align.ss" 2>&1
+	wait "$apid" || { cat "$TMP/align.err" >&2; fail "alignment run: exit status"; }
+	python3 -c '
+import re, sys
+inos = set(sys.argv[2].split())
+flows, ours = [], False
+for l in open(sys.argv[1]):
+    if not l.startswith(("\t", " ")):
+        m = re.search(r" ino:(\d+) ", l)
+        ours = bool(m) and m.group(1) in inos
+        continue
+    m = re.search(r" mss:(\d+) .*bytes_sent:(\d+) .*data_segs_out:(\d+)", l)
+    if ours and m and int(m.group(2)) >= 1 << 20:
+        flows.append([int(g) for g in m.groups()])
+print("small_buffers: mss, bytes sent, data segments:", flows)
+if len(flows) != 2:
+    sys.exit("want the test flow from each end, found %d" % len(flows))
+for mss, sent, segs in flows:
+    if sent / segs < 0.95 * mss:
+        sys.exit("%.0f bytes a segment with an MSS of %d" % (sent / segs, mss))' "$TMP/align.ss" "$inos" ||
+		fail "-w 16K -m 64K TCP_RR: segments below the MSS (a window edge off the messages)"
+	check "$TMP/align.json" 'e["rr"]["transactions"] == e["rr"]["server_transactions"] > 0' "alignment run"
+else
+	echo "small_buffers: no ss(8) here, segment sizes not checked"
+fi
+
 # without -w no data port of its own: the server's port serves as before
 run plain -c 127.0.0.1 -t TCP_STREAM -l 0.5
 check "$TMP/plain.json" 'e["sum_received"]["bytes"] > 0' "default buffers"

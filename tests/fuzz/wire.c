@@ -50,6 +50,21 @@ static void check_hello(const uint8_t *data, size_t size)
 		abort();
 }
 
+static void check_pad_hello(const uint8_t *data, size_t size)
+{
+	uint8_t again[XP_DATA_PAD_HEAD_LEN];
+	uint64_t cookie;
+	uint32_t flow, pad;
+
+	if (xp_data_pad_hello_decode(data, size, &cookie, &flow, &pad) != 0)
+		return;
+	if (pad > XP_DATA_PAD_MAX)
+		abort();
+	xp_data_pad_hello_encode(again, cookie, flow, pad);
+	if (memcmp(again, data, XP_DATA_PAD_HEAD_LEN) != 0)
+		abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -57,5 +72,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check_header(data, size);
 	check_message(data, size);
 	check_hello(data, size);
+	check_pad_hello(data, size);
 	return 0;
 }
