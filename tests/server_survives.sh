@@ -54,6 +54,21 @@ log_has "no answer within" "silent control connection"
 poke "random bytes" 'import random; random.seed(7); s.sendall(b"XPCT" + bytes(random.getrandbits(8) for _ in range(3000))); read_all()'
 poke "unknown data cookie" 's.sendall(struct.pack(">IQI", 0x58504454, 12345, 0)); read_all()'
 log_has "unknown test" "unknown data cookie"
+# the padded data hello (proto/PROTOCOL.md 5.2): a pad over the bound, a
+# pad cut short by the peer, and a whole one with no such test; one log
+# line a second at most for such events, hence the pauses
+sleep 1.1
+poke "padded hello, pad over the bound" 's.sendall(struct.pack(">IQII", 0x58504450, 12345, 0, 70000)); read_all()'
+log_has "bad padded data hello" "padded hello, pad over the bound"
+sleep 1.1
+poke "padded hello cut short" 's.sendall(struct.pack(">IQII", 0x58504450, 12345, 0, 8000) + bytes(100)); s.shutdown(socket.SHUT_WR); read_all()'
+log_has "inside a padded data hello" "padded hello cut short"
+sleep 1.1
+n0=$(grep -c "unknown test" "$TMP/server.log")
+poke "padded hello, unknown cookie" 's.sendall(struct.pack(">IQII", 0x58504450, 54321, 0, 100) + bytes(100)); read_all()'
+for _ in $(seq 30); do [ "$(grep -c "unknown test" "$TMP/server.log")" -gt "$n0" ] && break; sleep 0.1; done
+[ "$(grep -c "unknown test" "$TMP/server.log")" -gt "$n0" ] ||
+	fail "server log has no new line for a padded hello with an unknown cookie"
 
 # requests over the limits are refused with a reason, not served
 "$XPERF" -c 127.0.0.1 -p "$PORT" -t TCP_RR -P 9 -l 1 2>"$TMP/err" && fail "9 flows accepted over --max-flows 8"

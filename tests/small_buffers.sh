@@ -33,6 +33,10 @@ done
 # port used by every connection of a TCP_CRR test
 run maerts -c 127.0.0.1 -t TCP_MAERTS -l 1 -m 4096 -w 8192
 check "$TMP/maerts.json" 'e["sum_received"]["bytes"] >= 4 << 20' "-w 8K TCP_MAERTS"
+# a window of 64 KiB or less: the lone stream flow's worker blocks in its
+# calls (direct mode), the receiving client here, and every byte arrives
+check "$TMP/maerts.json" 'e["worker_mode"] == "direct"' "-w 8K TCP_MAERTS client in direct mode"
+check "$TMP/w8k.json" 'e["worker_mode"] == "direct" and e["sum_received"]["bytes"] == e["sum_sent"]["bytes"]' "-w 8K TCP_STREAM sender in direct mode"
 run crr -c 127.0.0.1 -t TCP_CRR -l 1 -w 8192
 check "$TMP/crr.json" 'e["rr"]["transactions"] == e["rr"]["server_transactions"] > 0' "TCP_CRR on the test's data port"
 
@@ -87,4 +91,8 @@ fi
 # without -w no data port of its own: the server's port serves as before
 run plain -c 127.0.0.1 -t TCP_STREAM -l 0.5
 check "$TMP/plain.json" 'e["sum_received"]["bytes"] > 0' "default buffers"
+# ...where a stream stays on epoll (blocking moved less there)
+check "$TMP/plain.json" 'e["worker_mode"] == "epoll"' "default buffers: epoll"
+run w256k -c 127.0.0.1 -t TCP_STREAM -l 0.5 -w 256K
+check "$TMP/w256k.json" 'e["worker_mode"] == "epoll"' "-w 256K: epoll"
 echo "small_buffers: ok"

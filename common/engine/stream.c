@@ -292,17 +292,50 @@ static void rx_add(struct xp_flow *f)
 		xp_flow_fail(f, errno);
 }
 
-/* No direct (blocking) mode for streams: tried, a lone flow's blocking
- * send and recv moved 10-15% less than this epoll loop across CPUs over
- * veth (paired runs, docs/PERFORMANCE.md), though it made 5x fewer
- * system calls. */
+/* Direct mode (common/engine/direct.c), the socket blocking, for a lone
+ * flow whose window is bounded (xp_direct_ok): one whole send of -m
+ * bytes, as the plain loop makes it; a kick interrupts it (EINTR, or a
+ * part sent, which counts). */
+static void tx_direct(struct xp_flow *f)
+{
+	size_t len = (size_t)xp_flow_allow(f, f->w->run->req);
+	ssize_t n = tx_send(f, len, MSG_NOSIGNAL);
+
+	if (n > 0)
+		tx_sent(f, (uint64_t)n);
+	else if (n == 0 || (errno != EINTR && errno != EAGAIN))
+		xp_flow_fail(f, n == 0 ? EPIPE : errno);
+}
+
+/* One blocking read: it returns once data has arrived, at end of stream,
+ * or when a kick interrupts it. */
+static void rx_direct(struct xp_flow *f)
+{
+	struct xp_worker *w = f->w;
+	ssize_t n;
+
+	if (ss(f)->phase < LOWAT_SAMPLES && f->bytes)
+		rx_auto_lowat(f);
+	n = xp_recv(f->fd, w->buf, rx_len(w), 0);
+	if (n > 0) {
+		f->bytes += (uint64_t)n;
+		w->c.bytes_received += (uint64_t)n;
+		w->c.recv_calls++;
+	} else if (n == 0) {
+		w->now = w->t_end = xp_now_ns();
+		xp_flow_finish(f);
+	} else if (errno != EINTR && errno != EAGAIN) {
+		xp_flow_fail(f, errno);
+	}
+}
+
 const struct xp_side_ops xp_stream_tx = {
 	.state = sizeof(struct stream_state), .sends = 1,
-	.add = tx_add, .go = tx_go, .stop = tx_stop,
+	.add = tx_add, .go = tx_go, .stop = tx_stop, .direct = tx_direct,
 };
 
 /* The receiver ignores STOP: it finishes at end of stream. */
 const struct xp_side_ops xp_stream_rx = {
 	.state = sizeof(struct stream_state),
-	.add = rx_add,
+	.add = rx_add, .direct = rx_direct,
 };
