@@ -63,13 +63,27 @@ static int data_hello(struct xp_server *s, struct xp_pending *p, ssize_t n)
 	return 1;
 }
 
+/* Read and discard n bytes that SIOCINQ showed queued.  0: all gone. */
+static int skip_bytes(int fd, size_t n)
+{
+	uint8_t junk[4096];
+
+	while (n) {
+		ssize_t r = recv(fd, junk, n < sizeof(junk) ? n : sizeof(junk), 0);
+
+		if (r <= 0)
+			return -1;
+		n -= (size_t)r;
+	}
+	return 0;
+}
+
 /* A padded data hello (proto/msg.h): routed once its head and all its pad
  * bytes are in the socket, the pad read and dropped.  1: handled (routed
  * or closed); 0: wait. */
 static int padded_hello(struct xp_server *s, struct xp_pending *p, const uint8_t *b,
 			ssize_t n, int hup)
 {
-	uint8_t head[XP_DATA_PAD_HEAD_LEN], junk[4096];
 	uint64_t cookie;
 	uint32_t idx, pad;
 	int fd = p->fd, queued = 0;
@@ -94,14 +108,8 @@ static int padded_hello(struct xp_server *s, struct xp_pending *p, const uint8_t
 	}
 	memcpy(peer, p->peer, sizeof(peer));
 	xp_srv_unpend(s, p);
-	if (recv(fd, head, sizeof(head), 0) != (ssize_t)sizeof(head))
-		pad = UINT32_MAX;
-	while (pad && pad != UINT32_MAX) {
-		ssize_t r = recv(fd, junk, pad < sizeof(junk) ? pad : sizeof(junk), 0);
-
-		pad = r > 0 ? pad - (uint32_t)r : UINT32_MAX;
-	}
-	if (pad || xp_srv_route(s, fd, SOCK_STREAM, cookie, idx, peer))
+	if (skip_bytes(fd, XP_DATA_PAD_HEAD_LEN + (size_t)pad) ||
+	    xp_srv_route(s, fd, SOCK_STREAM, cookie, idx, peer))
 		close(fd);
 	return 1;
 }
