@@ -19,7 +19,14 @@
 #include "common/engine/pace.h"
 #include "common/engine/sysio.h"
 
+/* A sender's turn: up to 64 KiB, in at least 8 and at most 1024 sends
+ * (8 of 128 KiB; 1024 of -m 64 or less).  With 8 sends a turn a small
+ * -m paid one epoll_wait per 8 sends: 194,182 sendto and 24,273
+ * epoll_pwait (strace, 2 s of -m 64); now 42,290 and 41, and -m 1 to 1K
+ * move 2-4% more over loopback. */
 #define SENDS_PER_EVENT 8
+#define SEND_BYTES_PER_EVENT (64u << 10)
+#define SENDS_PER_EVENT_MAX 1024
 #define RECVS_PER_EVENT 8
 
 /* A stream flow's own state. */
@@ -121,15 +128,24 @@ static ssize_t tx_send(struct xp_flow *f, size_t len, int flags)
 	return xp_send(f->fd, w->txbuf, len, flags);
 }
 
+static int sends_per_event(uint64_t len)
+{
+	uint64_t n = len ? SEND_BYTES_PER_EVENT / len : SENDS_PER_EVENT_MAX;
+
+	if (n < SENDS_PER_EVENT)
+		return SENDS_PER_EVENT;
+	return n > SENDS_PER_EVENT_MAX ? SENDS_PER_EVENT_MAX : (int)n;
+}
+
 static void tx_io(struct xp_flow *f, uint32_t events)
 {
 	struct xp_worker *w = f->w;
 	int flags = MSG_NOSIGNAL | MSG_DONTWAIT | (w->run->zerocopy ? MSG_ZEROCOPY : 0);
-	int i;
+	int i, sends = sends_per_event(w->run->req);
 
 	if (w->run->zerocopy && (events & EPOLLERR))
 		zc_reap(f);
-	for (i = 0; i < SENDS_PER_EVENT; i++) {
+	for (i = 0; i < sends; i++) {
 		size_t len = (size_t)xp_flow_allow(f, w->run->req);
 		ssize_t n;
 
