@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "common/clock.h"
+#include "client/mode_reason.h"
 #include "client/report_hist.h"
 #include "client/report_dir.h"
 #include "client/report_flows.h"
@@ -156,6 +157,11 @@ static const char *read_note(const struct xp_opts *o, char *buf, size_t len)
 }
 
 /* TCP stream tests: how many receiving flows had SO_RCVLOWAT, and why. */
+static const char *worker_mode(const struct xp_opts *o, const struct xp_client_result *r)
+{
+	return o->spin ? "spin" : r->direct ? "direct" : "epoll";
+}
+
 static const char *lowat_note(const struct xp_opts *o, const struct xp_client_result *r,
 			      char *buf, size_t len)
 {
@@ -215,9 +221,8 @@ void xp_report_human(FILE *f, const struct xp_opts *o, const struct xp_client_re
 			(unsigned long long)r->local.tcp.cwnd_max,
 			(unsigned long long)r->local.tcp.mss);
 	xp_report_path_human(f, o, r);
-	fprintf(f, "  mode     %s%s%s%s%s; peak RSS client %.1f MiB, server %.1f MiB\n",
-		o->spin ? "spin (workers poll)" : r->direct ? "direct (one flow per worker: blocking recv)"
-		: "epoll (workers sleep)",
+	fprintf(f, "  mode     %s (%s)%s%s%s%s; peak RSS client %.1f MiB, server %.1f MiB\n",
+		worker_mode(o, r), xp_mode_reason(o, r->test, r->direct),
 		(r->local.offloads & XP_OFFLOAD_GSO) ? ", UDP GSO" : "",
 		(r->remote.offloads & XP_OFFLOAD_GRO) ? ", UDP GRO" : "",
 		o->busy_poll ? ", SO_BUSY_POLL" : "", lowat_note(o, r, note, sizeof(note)),
@@ -499,7 +504,8 @@ void xp_report_json_end(struct xp_json *j, const struct xp_opts *o,
 	xp_report_json_streams(j, r);
 	if (slo && slo->n)
 		xp_json_slo(j, slo, r);
-	xp_json_str_val(j, "worker_mode", r->direct ? "direct" : o->spin ? "spin" : "epoll");
+	xp_json_str_val(j, "worker_mode", worker_mode(o, r));
+	xp_json_str_val(j, "worker_mode_reason", xp_mode_reason(o, r->test, r->direct));
 	xp_json_bool(j, "interrupted", r->interrupted);
 	if (r->warning[0])
 		xp_json_str_val(j, "warning", r->warning);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "client/mode_reason.h"
 #include "common/clock.h"
 #include "common/netparse.h"
 #include "common/opts.h"
@@ -467,6 +468,47 @@ START_TEST(shape_valid)
 }
 END_TEST
 
+/* The mode line's reason follows the rules of common/engine/direct.c. */
+static const char *reason(int direct, ...)
+{
+	static struct xp_opts o;
+	struct xp_err e = { "" };
+	char *argv[32];
+	int argc = 0;
+	va_list ap;
+	char *a;
+
+	argv[argc++] = "xperf";
+	va_start(ap, direct);
+	while ((a = va_arg(ap, char *)) && argc < 31)
+		argv[argc++] = a;
+	va_end(ap);
+	argv[argc] = NULL;
+	ck_assert_msg(xp_opts_parse(&o, argc, argv, &e) == 0, "%s", e.msg);
+	return xp_mode_reason(&o, o.test, direct);
+}
+
+START_TEST(mode_reasons)
+{
+	ck_assert_ptr_nonnull(strstr(reason(1, "-t", "TCP_RR", NULL), "one flow on a worker"));
+	ck_assert_ptr_nonnull(strstr(reason(1, "-w", "16K", NULL), "64 KiB or less"));
+	ck_assert_ptr_nonnull(strstr(reason(0, NULL), "kernel's buffers"));
+	ck_assert_ptr_nonnull(strstr(reason(0, "-w", "256K", NULL), "over 64 KiB"));
+	ck_assert_ptr_nonnull(strstr(reason(0, "--sndbuf", "32K", NULL), "not entered"));
+	ck_assert_ptr_nonnull(strstr(reason(0, "-t", "TCP_RR", "-P", "2", NULL), "several flows"));
+	ck_assert_ptr_nonnull(strstr(reason(0, "-t", "TCP_RR", "-P", "2", "-T", "2", NULL),
+				     "not entered"));
+	ck_assert_ptr_nonnull(strstr(reason(0, "--bidir", NULL), "several flows"));
+	ck_assert_ptr_nonnull(strstr(reason(0, "-t", "TCP_CRR", NULL), "connection per"));
+	ck_assert_ptr_nonnull(strstr(reason(0, "-t", "TCP_RR", "--burst", "2", NULL), "--burst"));
+	ck_assert_ptr_nonnull(strstr(reason(0, "-t", "TCP_RR", "--rate", "100", NULL), "--rate"));
+	ck_assert_ptr_nonnull(strstr(reason(0, "-t", "UDP_STREAM", NULL), "UDP bulk"));
+	ck_assert_ptr_nonnull(strstr(reason(0, "-w", "16K", "-b", "1G", NULL), "-b paces"));
+	ck_assert_ptr_nonnull(strstr(reason(0, "-w", "16K", "-Z", NULL), "--zerocopy"));
+	ck_assert_ptr_nonnull(strstr(reason(0, "-t", "TCP_RR", "--spin", NULL), "--spin"));
+}
+END_TEST
+
 START_TEST(help_lists_every_option)
 {
 	char *list = NULL, *help = NULL, *line, *save = NULL;
@@ -509,6 +551,7 @@ int main(void)
 	tcase_add_test(tc, matrix_is_lenient);
 	tcase_add_test(tc, shape_invalid);
 	tcase_add_test(tc, shape_valid);
+	tcase_add_test(tc, mode_reasons);
 	tcase_add_test(tc, help_lists_every_option);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

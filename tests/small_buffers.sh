@@ -36,7 +36,7 @@ check "$TMP/maerts.json" 'e["sum_received"]["bytes"] >= 4 << 20' "-w 8K TCP_MAER
 # a window of 64 KiB or less: the lone stream flow's worker blocks in its
 # calls (direct mode), the receiving client here, and every byte arrives
 check "$TMP/maerts.json" 'e["worker_mode"] == "direct"' "-w 8K TCP_MAERTS client in direct mode"
-check "$TMP/w8k.json" 'e["worker_mode"] == "direct" and e["sum_received"]["bytes"] == e["sum_sent"]["bytes"]' "-w 8K TCP_STREAM sender in direct mode"
+check "$TMP/w8k.json" 'e["worker_mode"] == "direct" and "64 KiB or less" in e["worker_mode_reason"] and e["sum_received"]["bytes"] == e["sum_sent"]["bytes"]' "-w 8K TCP_STREAM sender in direct mode, and the report says why"
 run crr -c 127.0.0.1 -t TCP_CRR -l 1 -w 8192
 check "$TMP/crr.json" 'e["rr"]["transactions"] == e["rr"]["server_transactions"] > 0' "TCP_CRR on the test's data port"
 
@@ -92,7 +92,7 @@ fi
 run plain -c 127.0.0.1 -t TCP_STREAM -l 0.5
 check "$TMP/plain.json" 'e["sum_received"]["bytes"] > 0' "default buffers"
 # ...where a stream stays on epoll (blocking moved less there)
-check "$TMP/plain.json" 'e["worker_mode"] == "epoll"' "default buffers: epoll"
+check "$TMP/plain.json" 'e["worker_mode"] == "epoll" and "kernel\x27s buffers" in e["worker_mode_reason"]' "default buffers: epoll, and the report says why"
 run w256k -c 127.0.0.1 -t TCP_STREAM -l 0.5 -w 256K
 check "$TMP/w256k.json" 'e["worker_mode"] == "epoll"' "-w 256K: epoll"
 echo "small_buffers: ok"

@@ -61,10 +61,9 @@ void xp_worker_kick(struct xp_worker *w)
  * so only bounded windows. */
 #define DIRECT_WINDOW_MAX (64u << 10)
 
-static int window_bound(const struct xp_sockopts *so)
+int xp_window_bounded(uint64_t sndbuf, uint64_t rcvbuf)
 {
-	return (so->sndbuf && so->sndbuf <= DIRECT_WINDOW_MAX) ||
-	       (so->rcvbuf && so->rcvbuf <= DIRECT_WINDOW_MAX);
+	return (sndbuf && sndbuf <= DIRECT_WINDOW_MAX) || (rcvbuf && rcvbuf <= DIRECT_WINDOW_MAX);
 }
 
 /* A bulk flow with a direct step and a bounded window: not when paced (its
@@ -73,7 +72,7 @@ static int window_bound(const struct xp_sockopts *so)
 static int bulk_direct_ok(const struct xp_worker *w, const struct xp_flow *f)
 {
 	return f->side->direct && !w->run->rate_bps && !w->run->zerocopy &&
-	       window_bound(&w->run->so);
+	       xp_window_bounded(w->run->so.sndbuf, w->run->so.rcvbuf);
 }
 
 int xp_direct_ok(const struct xp_worker *w)

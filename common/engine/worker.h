@@ -297,4 +297,9 @@ static inline int xp_flow_spend(struct xp_flow *f, uint64_t n)
 	return f->left == 0;
 }
 
+/* 1 when a socket buffer fixed at sndbuf or rcvbuf (0: the kernel's) keeps
+ * the TCP window small enough not to be scaled (64 KiB or less): a lone
+ * stream flow then runs in direct mode (common/engine/direct.c). */
+int xp_window_bounded(uint64_t sndbuf, uint64_t rcvbuf);
+
 #endif
