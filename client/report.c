@@ -166,14 +166,16 @@ static const char *lowat_note(const struct xp_opts *o, const struct xp_client_re
 			      char *buf, size_t len)
 {
 	uint64_t n = r->local.c.lowat_flows + r->remote.c.lowat_flows;
+	uint64_t probed = r->local.c.lowat_probed + r->remote.c.lowat_probed;
 
 	if (!xp_test(r->test)->bulk || is_udp(r->test))
 		return "";
 	if (o->rcvlowat == 1)
 		return ", SO_RCVLOWAT off";
 	if (!o->rcvlowat)
-		snprintf(buf, len, ", SO_RCVLOWAT 1M (auto) on %llu of %llu receiving flows",
-			 (unsigned long long)n, (unsigned long long)o->flows);
+		snprintf(buf, len, ", SO_RCVLOWAT (auto) on %llu of %llu receiving flows%s",
+			 (unsigned long long)n, (unsigned long long)o->flows,
+			 probed ? " (timed with and without it)" : "");
 	else
 		snprintf(buf, len, ", SO_RCVLOWAT %llu on %llu of %llu receiving flows",
 			 (unsigned long long)o->rcvlowat, (unsigned long long)n,
@@ -183,7 +185,7 @@ static const char *lowat_note(const struct xp_opts *o, const struct xp_client_re
 
 void xp_report_human(FILE *f, const struct xp_opts *o, const struct xp_client_result *r)
 {
-	char note[96], sd[2][24];
+	char note[128], sd[2][24];
 
 	fprintf(f, "xperf %s %s to %s: %llu flow%s%s, %d thread%s each side, %.2f s%s\n",
 		PACKAGE_VERSION, xp_test_name(r->test), r->server,
@@ -393,6 +395,7 @@ static void json_side(struct xp_json *j, const char *key, const struct xp_side_r
 	xp_json_bool(j, "udp_gso", (r->offloads & XP_OFFLOAD_GSO) != 0);
 	xp_json_bool(j, "udp_gro", (r->offloads & XP_OFFLOAD_GRO) != 0);
 	xp_json_u64(j, "rcvlowat_flows", c->lowat_flows);
+	xp_json_u64(j, "rcvlowat_probed_flows", c->lowat_probed);
 	xp_json_u64(j, "send_calls", c->send_calls);
 	xp_json_u64(j, "recv_calls", c->recv_calls);
 	xp_json_obj_open(j, "zerocopy");

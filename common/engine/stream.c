@@ -17,6 +17,7 @@
 #include "common/clock.h"
 #include "common/engine/engines.h"
 #include "common/engine/pace.h"
+#include "common/engine/rcvlowat.h"
 #include "common/engine/sysio.h"
 
 /* A sender's turn: up to 64 KiB, in at least 8 and at most 1024 sends
@@ -31,9 +32,8 @@
 
 /* A stream flow's own state. */
 struct stream_state {
-	uint64_t zc_next;   /* MSG_ZEROCOPY: sends issued */
-	uint8_t phase;      /* receiver: reads sampled for the low-water mark */
-	uint8_t cross;      /* ... one of them was processed on another CPU */
+	uint64_t zc_next;      /* MSG_ZEROCOPY: sends issued */
+	struct xp_lowat lowat; /* receiver: its SO_RCVLOWAT (rcvlowat.c) */
 };
 static struct stream_state *ss(struct xp_flow *f)
 {
@@ -214,51 +214,6 @@ static void tx_stop(struct xp_flow *f)
 	xp_flow_finish(f);
 }
 
-/* SO_RCVLOWAT: the socket wakes its reader only once `v` bytes wait (or
- * at end of stream).  Receivers read 1 MiB at a time (worker.c). */
-static void rx_set_lowat(struct xp_flow *f, uint64_t v)
-{
-	int val = (int)v;
-
-	if (setsockopt(f->fd, SOL_SOCKET, SO_RCVLOWAT, &val, sizeof(val)) == 0)
-		f->w->c.lowat_flows++;
-	else
-		xp_flow_warn(f, "setsockopt SO_RCVLOWAT", errno);
-}
-
-/* --rcvlowat 0 (auto), decided over the first reads: when the kernel
- * processes this flow's packets on the receiving worker's own CPU
- * (SO_INCOMING_CPU), as it does when sender and receiver share a CPU, a
- * reader woken per arriving packet takes the CPU from the sender each time
- * (19 against 47 Gbit/s here); a megabyte per wake-up also still fits in
- * the cache the sender just wrote it from.  Across CPUs the mark costs
- * (55.9 against 47.2 Gbit/s with 512K), and there a packet now and then is
- * still handled on the reader's CPU (a reader that holds the socket while
- * it copies takes the backlog itself): so every one of the first
- * LOWAT_SAMPLES reads must see the worker's own CPU.  Not for paced flows,
- * which are slow on purpose. */
-#define AUTO_RCVLOWAT (1u << 20)
-#define LOWAT_SAMPLES 8
-
-static void rx_auto_lowat(struct xp_flow *f)
-{
-	struct xp_worker *w = f->w;
-	struct stream_state *st = ss(f);
-	int cpu = -1;
-	socklen_t len = sizeof(cpu);
-
-	if (w->run->rcvlowat || w->run->rate_bps) {
-		st->phase = LOWAT_SAMPLES;
-		return;
-	}
-	if (getsockopt(f->fd, SOL_SOCKET, SO_INCOMING_CPU, &cpu, &len) || cpu < 0 ||
-	    cpu != w->ran_cpu)
-		st->cross = 1;
-	if (++st->phase == LOWAT_SAMPLES && !st->cross) /* at most one read */
-		rx_set_lowat(f, w->run->read_size && w->run->read_size < AUTO_RCVLOWAT
-					? w->run->read_size : AUTO_RCVLOWAT);
-}
-
 /* Bytes per read: --read-size, else the whole buffer (1 MiB or more). */
 static size_t rx_len(const struct xp_worker *w)
 {
@@ -274,8 +229,7 @@ static void rx_io(struct xp_flow *f, uint32_t events)
 	int i;
 
 	(void)events;
-	if (ss(f)->phase < LOWAT_SAMPLES && f->bytes)
-		rx_auto_lowat(f);
+	xp_lowat_step(f, &ss(f)->lowat);
 	for (i = 0; i < RECVS_PER_EVENT; i++) {
 		ssize_t n = xp_recv(f->fd, w->buf, len, MSG_DONTWAIT);
 
@@ -302,8 +256,7 @@ static void rx_io(struct xp_flow *f, uint32_t events)
 static void rx_add(struct xp_flow *f)
 {
 	f->on_io = rx_io;
-	if (f->w->run->rcvlowat > 1)
-		rx_set_lowat(f, f->w->run->rcvlowat);
+	xp_lowat_fixed(f);
 	if (xp_flow_watch(f, EPOLLIN))
 		xp_flow_fail(f, errno);
 }
@@ -330,8 +283,7 @@ static void rx_direct(struct xp_flow *f)
 	struct xp_worker *w = f->w;
 	ssize_t n;
 
-	if (ss(f)->phase < LOWAT_SAMPLES && f->bytes)
-		rx_auto_lowat(f);
+	xp_lowat_step(f, &ss(f)->lowat);
 	n = xp_recv(f->fd, w->buf, rx_len(w), 0);
 	if (n > 0) {
 		f->bytes += (uint64_t)n;
