@@ -156,12 +156,13 @@ static const char *read_note(const struct xp_opts *o, char *buf, size_t len)
 	return buf;
 }
 
-/* TCP stream tests: how many receiving flows had SO_RCVLOWAT, and why. */
+/* How the client's workers waited (the reason: client/mode_reason.h). */
 static const char *worker_mode(const struct xp_opts *o, const struct xp_client_result *r)
 {
 	return o->spin ? "spin" : r->direct ? "direct" : "epoll";
 }
 
+/* TCP stream tests: how many receiving flows had SO_RCVLOWAT, and why. */
 static const char *lowat_note(const struct xp_opts *o, const struct xp_client_result *r,
 			      char *buf, size_t len)
 {

@@ -13,21 +13,29 @@
 #include "common/tests.h"
 #include "proto/msg.h"
 
-static int parse(struct xp_opts *o, struct xp_err *e, ...)
+static int vparse(struct xp_opts *o, struct xp_err *e, va_list ap)
 {
 	char *argv[32];
 	int argc = 0;
-	va_list ap;
 	char *a;
 
 	argv[argc++] = "xperf";
-	va_start(ap, e);
 	while ((a = va_arg(ap, char *)) && argc < 31)
 		argv[argc++] = a;
-	va_end(ap);
 	argv[argc] = NULL;
 	e->msg[0] = 0;
 	return xp_opts_parse(o, argc, argv, e);
+}
+
+static int parse(struct xp_opts *o, struct xp_err *e, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, e);
+	rc = vparse(o, e, ap);
+	va_end(ap);
+	return rc;
 }
 
 START_TEST(defaults)
@@ -472,19 +480,14 @@ END_TEST
 static const char *reason(int direct, ...)
 {
 	static struct xp_opts o;
-	struct xp_err e = { "" };
-	char *argv[32];
-	int argc = 0;
+	struct xp_err e;
 	va_list ap;
-	char *a;
+	int rc;
 
-	argv[argc++] = "xperf";
 	va_start(ap, direct);
-	while ((a = va_arg(ap, char *)) && argc < 31)
-		argv[argc++] = a;
+	rc = vparse(&o, &e, ap);
 	va_end(ap);
-	argv[argc] = NULL;
-	ck_assert_msg(xp_opts_parse(&o, argc, argv, &e) == 0, "%s", e.msg);
+	ck_assert_msg(rc == 0, "%s", e.msg);
 	return xp_mode_reason(&o, o.test, direct);
 }
 
