@@ -18,15 +18,21 @@ from its --json output.
 Cases: TCP_STREAM and TCP_MAERTS 128 KiB, TCP_RR and UDP_RR 1 byte,
 UDP_STREAM 1472 (received), TCP_STREAM -P 64 -T 2 against iperf3 -P 64.
 Curves (--curves, first placement; -P on CPUs 0,1): TCP_RR rate, peak RSS
-and CPU of each side for -P 1..10000 on 2 threads against neper; TCP_STREAM
-for -m 1K..1M; UDP_RR for -m 1..8K.  --update-doc FILE replaces the part of
-FILE between "<!-- bench:curves begin -->" and "<!-- bench:curves end -->".
+and CPU of each side for -P 1..10000 on 2 threads against the floor (its
+many-flow epoll loop, tcp_rr_epoll, above one flow) and neper, with the
+delayed ACKs per transaction of each side (nstat TcpExtDelayedACKs);
+TCP_STREAM for -m 1K..1M; UDP_RR for -m 1..8K.  --update-doc FILE replaces
+the part of FILE between "<!-- bench:curves begin -->" and
+"<!-- bench:curves end -->".
 
 usage: bench.py [--xperf ./xperf] [--floor tests/bench/floor] [--secs 4]
                 [--rounds 5] [--pin 0,1 --pin 0,0] [--cases NAMES] [--curves]
                 [--curve-rounds 3] [--json FILE] [--out FILE]
                 [--update-doc docs/PERFORMANCE.md] [--prefix xpb-]"""
 import argparse, json, math, os, random, re, shutil, signal, statistics, subprocess, sys, tempfile, time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import plots  # noqa: E402  (tests/bench/plots.py, beside this file)
 
 SRV_ADDR = "10.79.0.2"
 CASES = {
@@ -74,6 +80,16 @@ class Lab:
         for n in (self.cns, self.sns):
             self.sh("ip", "netns", "del", n, check=False)
 
+    def delayed_acks(self, ns):
+        """TcpExtDelayedACKs of ns, absolute: nstat -a prints the kernel's
+        counters, not increments since its history file (which -s leaves
+        as it was)."""
+        out = self.sh("ip", "netns", "exec", ns, "nstat", "-asz", "TcpExtDelayedACKs").stdout
+        m = re.search(r"^TcpExtDelayedACKs\s+(\d+)", out, re.M)
+        if not m:
+            raise ToolError(f"nstat: {out.strip()[-160:]!r}")
+        return int(m.group(1))
+
     def argv(self, ns, cpus, cmd):
         return ["ip", "netns", "exec", ns, "taskset", "-c", cpus] + cmd
 
@@ -110,13 +126,15 @@ class Lab:
         except (ToolError, ChildProcessError):
             return None
 
-    def run(self, ccpus, scpus, server, client, wait=0.4):
+    def run(self, ccpus, scpus, server, client, wait=0.4, dacks=False):
         """Start server, run client to its end: (client output, usage of
         both sides: peak RSS from VmHWM, CPU from rusage over the client's
-        wall time)."""
+        wall time; with dacks, the delayed ACKs each namespace sent from
+        before the server's start to the client's end, dacks_c and dacks_s)."""
+        d0 = [self.delayed_acks(n) for n in (self.cns, self.sns)] if dacks else None
         sp = subprocess.Popen(self.argv(self.sns, scpus, server), stdout=subprocess.DEVNULL,
                               stderr=subprocess.DEVNULL)
-        peak, ru_c, wall, out = {}, None, 0.0, ""
+        peak, ru_c, wall, out, use = {}, None, 0.0, "", {}
         try:
             time.sleep(wait)
             with tempfile.TemporaryFile("w+") as f:
@@ -127,10 +145,13 @@ class Lab:
                 wall = time.monotonic() - t0
                 f.seek(0)
                 out = f.read()
+            if d0:
+                use = dict(dacks_c=self.delayed_acks(self.cns) - d0[0],
+                           dacks_s=self.delayed_acks(self.sns) - d0[1])
         finally:
             ru_s = self.stop(sp, peak)
         return out, dict(rss_c=peak.get(cp.pid), rss_s=peak.get(sp.pid),
-                         cpu_c=cpu_pct(ru_c, wall), cpu_s=cpu_pct(ru_s, wall))
+                         cpu_c=cpu_pct(ru_c, wall), cpu_s=cpu_pct(ru_s, wall), **use)
 
 
 def hwm_kb(pid):
@@ -152,6 +173,16 @@ def cpu_pct(ru, wall):
     return 100.0 * (ru.ru_utime + ru.ru_stime) / wall if ru and wall > 0 else None
 
 
+def per_trans(use, trans):
+    """Delayed ACKs per transaction of each side, counted over the whole run
+    (connection set-up and any warm-up included, as trans should be), with
+    the counts they come from; {} when none were read."""
+    if use.get("dacks_c") is None or not trans:
+        return {}
+    return dict(dacks_c=use["dacks_c"], dacks_s=use["dacks_s"], trans=trans,
+                dack_c=use["dacks_c"] / trans, dack_s=use["dacks_s"] / trans)
+
+
 def first_json(out):
     try:
         return json.JSONDecoder().raw_decode(out[out.index("{"):])[0]
@@ -167,25 +198,35 @@ def xperf(lab, s, a):
            "-m", str(s["size"]), "--json"]
     if flows > 1:
         cmd += ["-P", str(flows), "-T", str(s.get("threads", 1))]
-    out, *_ = lab.run(s["ccpus"], s["scpus"], [a.xperf, "-s", "-p", "5310", "--max-flows", "20000"], cmd)
+    out, use = lab.run(s["ccpus"], s["scpus"], [a.xperf, "-s", "-p", "5310", "--max-flows", "20000"], cmd,
+                       dacks=s.get("dacks", False))
     e = first_json(out).get("end")
     if not e or "error" in e:
         raise ToolError(f"xperf: {out.strip()[-200:]!r}")
     rr, cpu = "RR" in s["test"], e["cpu_utilization_percent"]  # CPU: % of one CPU
+    trans = rr and e["rr"]["transactions"] + e["rr"].get("warmup_transactions", 0)
     return dict(v=e["rr"]["transactions_per_second"] if rr else e["sum_received"]["bits_per_second"],
                 rss_c=e["client"]["max_rss_kb"], rss_s=e["server"]["max_rss_kb"],
-                cpu_c=cpu["local_process"], cpu_s=cpu["remote_process"])
+                cpu_c=cpu["local_process"], cpu_s=cpu["remote_process"], **per_trans(use, trans))
 
 
 def floor(lab, s, a):
-    if s.get("flows", 1) > 1:
+    """Above one flow (TCP_RR only) the floor's epoll loop, FLOWS on THREADS
+    threads; its warnings (a flow that made no transaction) are kept."""
+    flows = s.get("flows", 1)
+    if flows > 1 and s["test"] != "TCP_RR":
         return None
-    out, *_ = lab.run(s["ccpus"], s["scpus"], [a.floor, "server", "5399"],
-                      [a.floor, s["test"].lower(), SRV_ADDR, "5399", str(lab.secs), str(s["size"])])
-    try:
-        return dict(v=float(out.split()[0]))
-    except (ValueError, IndexError) as e:
-        raise ToolError(f"floor: {out.strip()[-160:]!r}") from e
+    cmd = [a.floor, s["test"].lower(), SRV_ADDR, "5399", str(lab.secs), str(s["size"])]
+    if flows > 1:
+        cmd += [str(flows), str(s.get("threads", 1))]
+    out, use = lab.run(s["ccpus"], s["scpus"], [a.floor, "server", "5399"], cmd, dacks=s.get("dacks", False))
+    m = re.search(r"^(\S+) (?:trans|bit)/s ", out, re.M)
+    if not m:
+        raise ToolError(f"floor: {out.strip()[-160:]!r}")
+    v = float(m.group(1))
+    r = dict(v=v, **per_trans(use, "RR" in s["test"] and round(v * lab.secs)))  # the floor has no warm-up
+    warn = [l for l in out.splitlines() if l.startswith("floor: ")]
+    return dict(r, warnings=warn) if warn else r
 
 
 def iperf3(lab, s, a):
@@ -301,7 +342,12 @@ def summarize(runs):
     med = {t: median([r["v"] if r else None for r in rs]) for t, rs in runs.items()}
     peers = {t: v for t, v in med.items() if t in PEERS and v}
     best = max(peers, key=peers.get) if peers else None
-    out = dict(median=med, best_peer=best, runs={t: [r and r["v"] for r in rs] for t, rs in runs.items()})
+    out = dict(median=med, best_peer=best, runs={t: [r and r["v"] for r in rs] for t, rs in runs.items()},
+               run_details=runs)
+    dack = {t: {side: median([r and r.get("dack_" + side[0]) for r in rs]) for side in ("client", "server")}
+            for t, rs in runs.items() if any(r and "dack_c" in r for r in rs)}
+    if dack:
+        out["delayed_acks_per_trans"] = dack  # median over rounds
     xs = runs.get("xperf", [])
     for key, other in (("vs_peer", best), ("vs_floor", "floor")):
         if other and other in runs:
@@ -365,8 +411,12 @@ def main_points(a, avail):
 
 def curve_points(a, avail):
     pin = a.pin[0]
-    rr = [(f"TCP_RR -P {n} -T 2", dict(test="TCP_RR", size=1, flows=n, threads=2, ccpus="0,1", scpus="0,1"),
-           [t for t in ("xperf", "neper") if t in avail]) for n in RR_FLOWS]
+    # one flow: every tool on CPU 0 at both ends, where xperf's lone worker
+    # pins itself (the first CPU it may use); more: CPUs 0,1, 2 threads
+    cpus = lambda n: "0" if n == 1 else "0,1"
+    rr = [(f"TCP_RR -P {n} -T 2", dict(test="TCP_RR", size=1, flows=n, threads=2, ccpus=cpus(n), scpus=cpus(n),
+                                       dacks=True),
+           [t for t in ("xperf", "floor", "neper") if t in avail]) for n in RR_FLOWS]
     st = [(f"TCP_STREAM -m {fmt_size(m)}", with_pin(dict(test="TCP_STREAM", size=m), pin),
            [t for t in ("xperf", "floor", "iperf3", "netperf", "neper") if t in avail]) for m in STREAM_SIZES]
     ur = [(f"UDP_RR -m {fmt_size(m)}", with_pin(dict(test="UDP_RR", size=m), pin),
@@ -420,14 +470,23 @@ def side_stat(runs, tool, key, agg):
     return agg(vals) if vals else None
 
 
+def fmt_dack(d):
+    """Median delayed ACKs per transaction, client / server."""
+    f = lambda v: f"{v:.3f}" if v is not None else "-"
+    return f"{f(d.get('client'))} / {f(d.get('server'))}" if d else "-"
+
+
 def rr_curve_table(res, summ):
-    md = ["| flows (-T 2) | xperf | neper | xperf / neper [95% CI] | xperf peak RSS client / server MiB | "
-          "neper peak RSS client / server MiB | xperf CPU client / server | neper CPU client / server |",
-          "|---|---|---|---|---|---|---|---|"]
+    md = ["| flows (-T 2) | xperf | floor | neper | xperf / floor [95% CI] | xperf / neper [95% CI] | "
+          "xperf delayed ACKs per trans. client / server | floor delayed ACKs per trans. client / server | "
+          "xperf peak RSS client / server MiB | neper peak RSS client / server MiB | "
+          "xperf CPU client / server | neper CPU client / server |",
+          "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for key, runs in res.items():
         s, row = summ[key], [key.split()[2]]
-        row += [fmt_val(s["median"].get("xperf"), True), fmt_val(s["median"].get("neper"), True),
-                fmt_ci(s.get("vs_peer"))]
+        row += [fmt_val(s["median"].get(t), True) for t in ("xperf", "floor", "neper")]
+        row += [fmt_ci(s.get("vs_floor")), fmt_ci(s.get("vs_peer"))]
+        row += [fmt_dack(s.get("delayed_acks_per_trans", {}).get(t)) for t in ("xperf", "floor")]
         for t in ("xperf", "neper"):
             row.append(f"{fmt_mib(side_stat(runs, t, 'rss_c', max))} / {fmt_mib(side_stat(runs, t, 'rss_s', max))}")
         for t in ("xperf", "neper"):
@@ -466,6 +525,12 @@ def verdict(r, bar):
     return "met" if r["lo"] is None or r["lo"] >= bar else "met (interval spans it)"
 
 
+def fmt_fall(big, mid, tool):
+    """A tool's median rate at -P 10000 over its -P 1000 one, as " (R of it)"."""
+    b, m = big["median"].get(tool), mid["median"].get(tool)
+    return f" ({b / m:.3f} of it)" if b and m else ""
+
+
 def bars_table(summ, rr_curve=None):
     md = ["| case | bar | measured [95% CI] | verdict |", "|---|---|---|---|"]
     for key, s in summ.items():
@@ -481,9 +546,25 @@ def bars_table(summ, rr_curve=None):
             ok = any(runs) and (rss is not None and rss <= 256) and \
                 (big["median"].get("xperf") or 0) >= (mid["median"].get("xperf") or 0)
             md.append(f"| TCP_RR -P 10000 -T 2 | runs, peak RSS <= 256 MiB per side, rate >= -P 1000 | "
-                      f"{fmt_val(big['median'].get('xperf'), True)} vs {fmt_val(mid['median'].get('xperf'), True)}, "
-                      f"peak RSS {fmt_mib((rss or 0) * 1024)} MiB | {'met' if ok else 'missed'} |")
+                      f"{fmt_val(big['median'].get('xperf'), True)} vs {fmt_val(mid['median'].get('xperf'), True)}"
+                      f"{fmt_fall(big, mid, 'xperf')}, peak RSS {fmt_mib((rss or 0) * 1024)} MiB; "
+                      f"floor {fmt_val(big['median'].get('floor'), True)} vs "
+                      f"{fmt_val(mid['median'].get('floor'), True)}{fmt_fall(big, mid, 'floor')} | "
+                      f"{'met' if ok else 'missed'} |")
     return md
+
+
+def curve_pictures(a, curves, m0, log):
+    """The curves as SVG pictures (tests/bench/plots.py); the Markdown
+    image lines, relative to the document they go in."""
+    link = os.path.dirname(os.path.abspath(a.update_doc or a.out or "x"))
+    outdir = a.plots or (os.path.join(link, "perf") if a.update_doc else link)
+    axes = ([(n, f"TCP_RR -P {n} -T 2") for n in RR_FLOWS],
+            [(m, f"TCP_STREAM -m {fmt_size(m)}") for m in STREAM_SIZES],
+            [(m, f"UDP_RR -m {fmt_size(m)}") for m in UDP_RR_SIZES])
+    caption = (f"make bench BENCH_ARGS='--curves': {a.curve_rounds} rounds x {a.secs} s, "
+               f"{m0['cpu']}, kernel {m0['kernel']}, {m0['date']}")
+    return plots.write_all(a.plotter, outdir, curves, axes, caption, log, link)
 
 
 def update_doc(path, md):
@@ -506,6 +587,10 @@ def parse_args():
     here = os.path.dirname(os.path.abspath(__file__))
     ap.add_argument("--xperf", default="./xperf")
     ap.add_argument("--floor", default=os.path.join(here, "floor"))
+    ap.add_argument("--plotter", default=os.path.join(here, "curve_plot"),
+                    help="draws the curves (tests/bench/curve_plot); missing: tables only")
+    ap.add_argument("--plots", help="folder for the curves' SVG pictures (default: perf/ beside "
+                                    "--update-doc's file, else beside --out, else the current folder)")
     ap.add_argument("--secs", type=int, default=4)
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--pin", action="append", help="client,server CPUs (repeatable; default 0,1 and 0,0)")
@@ -537,6 +622,13 @@ def preflight(a):
     for p in (a.xperf, a.floor):
         if not os.access(p, os.X_OK):
             sys.exit(f"bench: no executable {p} (make bench builds tests/bench/floor)")
+    for p in (a.out, a.json, a.update_doc):  # found out now, not after the runs
+        if p and not os.path.isdir(os.path.dirname(os.path.abspath(p))):
+            sys.exit(f"bench: no folder for {p}")
+    if a.update_doc and not os.path.isfile(a.update_doc):
+        sys.exit(f"bench: no file {a.update_doc} to update")
+    if a.curves and not os.access(a.plotter, os.X_OK):
+        print(f"bench: no {a.plotter}: the curves get tables, no pictures (make bench builds it)")
     why = missing_tools(a)
     for name, reason in why.items():
         print(f"bench: skipped: {name} ({reason})")
@@ -606,7 +698,7 @@ def main():
     if curves:
         cs = [{k: summarize(v) for k, v in c.items()} for c in curves]
         doc = [f"Curves: {a.curve_rounds} rounds x {a.secs} s, {m0['date']}, kernel {m0['kernel']}, "
-               f"{m0['cpus']} CPUs, client/server CPUs {a.pin[0]} (TCP_RR -P: both sides on 0,1)."]
+               f"{m0['cpus']} CPUs, client/server CPUs {a.pin[0]} (TCP_RR -P: both sides on CPUs 0,1, -P 1 on CPU 0)."]
         if curves[0]:
             doc += ["", "TCP_RR, 1 byte, 2 threads each side:", ""] + rr_curve_table(curves[0], cs[0])
         if curves[1]:
@@ -623,6 +715,10 @@ def main():
     if a.json:
         with open(a.json, "w") as f:
             json.dump(out, f, indent=1, default=str)
+    if curves and os.access(a.plotter, os.X_OK):
+        doc += [""] + curve_pictures(a, curves, m0, log)
+    elif curves:
+        log(f"no pictures of the curves: {a.plotter} is not there (make bench builds it)")
     if a.update_doc and doc:
         update_doc(a.update_doc, doc)
 

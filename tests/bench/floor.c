@@ -1,28 +1,46 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* The syscall floor: for each test, the leanest blocking loop that moves
- * its data and nothing else (no epoll, no timers, no per-message clock or
- * bookkeeping beyond a counter).  What a traffic generator measures below
- * this floor is its own overhead.  Built by `make bench`, driven by
- * tests/bench/bench.py.
+/* The syscall floor: for each test, the leanest loop that moves its data
+ * and nothing else (no timers, no per-message clock or bookkeeping beyond
+ * a counter; blocking, without epoll, except where many flows share a
+ * thread).  What a traffic generator measures below this floor is its own
+ * overhead.  Built by `make bench`, driven by tests/bench/bench.py.
  *
  *   floor server [PORT]
  *   floor MODE HOST PORT SECS [SIZE]
+ *   floor tcp_rr|tcp_rr_epoll HOST PORT SECS SIZE FLOWS [THREADS]
  *
- * MODE        client                            server
- * tcp_stream  send(SIZE) in a loop              recv(1 MiB) until end of stream
- * tcp_maerts  recv(1 MiB) until end of stream   send(SIZE) for SECS
- * tcp_rr      send(SIZE); recv(SIZE, WAITALL)   recv(SIZE, WAITALL); send(SIZE)
- * udp_rr      send(SIZE); recv (0.2 s timeout)  recv; send (connected socket)
- * udp_stream  send(SIZE) in a loop              recv until an empty datagram
+ * MODE          client                            server
+ * tcp_stream    send(SIZE) in a loop              recv(1 MiB) until end of stream
+ * tcp_maerts    recv(1 MiB) until end of stream   send(SIZE) for SECS
+ * tcp_rr        send(SIZE); recv(SIZE, WAITALL)   recv(SIZE, WAITALL); send(SIZE)
+ * udp_rr        send(SIZE); recv (0.2 s timeout)  recv; send (connected socket)
+ * udp_stream    send(SIZE) in a loop              recv until an empty datagram
+ * tcp_rr_epoll  FLOWS flows on THREADS threads,   an epoll thread per CPU of its
+ *               each one epoll set: a request     mask: a response of SIZE per
+ *               in flight per flow                request of SIZE
+ *
+ * tcp_rr with FLOWS or THREADS above 1 is tcp_rr_epoll (whose THREADS
+ * default to 1 and never exceed FLOWS).  Its thread t runs on the t-th
+ * CPU (mod their number) of the client's affinity mask and owns flows t,
+ * t + THREADS, ...; each flow sends its one request after every flow is
+ * connected, and each response puts the next request on the wire.  Flow
+ * i is served by the server's thread i % (its CPUs), on the i-th CPU of
+ * its mask: with the same mask on both sides a flow's two ends share a
+ * CPU, as xperf's do.  The clock is read once per epoll_wait; SIZE is at
+ * most 64K.  Both sides raise their descriptor limit to the hard one.
+ * The code is in floor_epoll.c.
  *
  * The client prints one line, "VALUE UNIT MODE": bit/s received (by the
  * server for tcp_stream and udp_stream, which reports its count and the
- * time from its first byte to the end), or trans/s.  SIZE defaults to
+ * time from its first byte to the end), or trans/s (tcp_rr_epoll: all the
+ * flows' transactions from the first thread's start to the last one's
+ * stop, and a warning on stderr if a flow made none).  SIZE defaults to
  * 128K for TCP streams, 1472 for udp_stream and 1 for the RR modes.
  *
  * Wire: the client opens a TCP connection to PORT and sends a 16-byte
- * header, big-endian: "XPFL", mode, size, duration in ms.  UDP modes get
- * a UDP port (4 bytes) back; stream modes end with 16 bytes from the
+ * header, big-endian: "XPFL", mode, size, duration in ms (tcp_rr_epoll:
+ * the flow's index; every flow is such a connection).  UDP modes get a
+ * UDP port (4 bytes) back; stream modes end with 16 bytes from the
  * server: bytes received and nanoseconds. */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -38,24 +56,25 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MAGIC 0x5850464cu /* "XPFL" */
+#include "floor.h"
+
 #define BIG (1u << 20)    /* receive size of the stream readers */
 #define MAX_SIZE (16u << 20)
-#define NS 1000000000ull
-
-enum mode { TCP_STREAM, TCP_MAERTS, TCP_RR, UDP_RR, UDP_STREAM, NMODES };
+#define BACKLOG 4096      /* tcp_rr_epoll's flows connect back to back: a full
+			   * accept queue drops them, for a 1 s SYN retry each */
 
 static const char *const mode_names[NMODES] = {
-	"tcp_stream", "tcp_maerts", "tcp_rr", "udp_rr", "udp_stream",
+	"tcp_stream", "tcp_maerts", "tcp_rr", "udp_rr", "udp_stream", "tcp_rr_epoll",
 };
 
 struct test {
 	int fd;        /* TCP control (and, for TCP modes, data) socket */
 	uint32_t mode, size, msecs;
 	char *buf;
+	struct pool *pool; /* server: where tcp_rr_epoll connections go */
 };
 
-static uint64_t now_ns(void)
+uint64_t now_ns(void)
 {
 	struct timespec t;
 
@@ -63,7 +82,7 @@ static uint64_t now_ns(void)
 	return (uint64_t)t.tv_sec * NS + (uint64_t)t.tv_nsec;
 }
 
-static void put32(uint8_t *b, uint32_t v)
+void put32(uint8_t *b, uint32_t v)
 {
 	b[0] = (uint8_t)(v >> 24);
 	b[1] = (uint8_t)(v >> 16);
@@ -87,7 +106,7 @@ static uint64_t get64(const uint8_t *b)
 	return (uint64_t)get32(b) << 32 | get32(b + 4);
 }
 
-static int send_all(int fd, const void *p, size_t n)
+int send_all(int fd, const void *p, size_t n)
 {
 	return send(fd, p, n, MSG_NOSIGNAL) == (ssize_t)n ? 0 : -1;
 }
@@ -97,7 +116,7 @@ static int recv_all(int fd, void *p, size_t n)
 	return recv(fd, p, n, MSG_WAITALL) == (ssize_t)n ? 0 : -1;
 }
 
-static void nodelay(int fd)
+void nodelay(int fd)
 {
 	int one = 1;
 
@@ -211,33 +230,43 @@ static void serve_udp_stream(struct test *t, int u)
 	report_count(t->fd, bytes, bytes ? now_ns() - t0 : 0);
 }
 
+static void serve_test(struct test *t)
+{
+	int u;
+
+	if (t->mode == TCP_STREAM)
+		serve_tcp_stream(t);
+	else if (t->mode == TCP_MAERTS)
+		serve_tcp_maerts(t);
+	else if (t->mode == TCP_RR)
+		serve_tcp_rr(t);
+	else if ((u = udp_open(t)) >= 0) {
+		if (t->mode == UDP_RR)
+			serve_udp_rr(t, u);
+		else
+			serve_udp_stream(t, u);
+		close(u);
+	}
+}
+
 static void *serve(void *arg)
 {
 	struct test *t = arg;
 	uint8_t h[16];
-	int u;
 
 	if (recv_all(t->fd, h, sizeof(h)) == 0 && get32(h) == MAGIC && get32(h + 4) < NMODES &&
-	    get32(h + 8) >= 1 && get32(h + 8) <= MAX_SIZE &&
-	    (t->buf = calloc(1, MAX_SIZE)) != NULL) {
+	    get32(h + 8) >= 1 && get32(h + 8) <= MAX_SIZE) {
 		t->mode = get32(h + 4);
 		t->size = get32(h + 8);
 		t->msecs = get32(h + 12);
-		if (t->mode == TCP_STREAM)
-			serve_tcp_stream(t);
-		else if (t->mode == TCP_MAERTS)
-			serve_tcp_maerts(t);
-		else if (t->mode == TCP_RR)
-			serve_tcp_rr(t);
-		else if ((u = udp_open(t)) >= 0) {
-			if (t->mode == UDP_RR)
-				serve_udp_rr(t, u);
-			else
-				serve_udp_stream(t, u);
-			close(u);
-		}
+		if (t->mode != TCP_RR_EPOLL) {
+			if ((t->buf = calloc(1, MAX_SIZE)) != NULL)
+				serve_test(t);
+		} else if (t->size <= EPOLL_MAX && pool_add(t->pool, t->fd, t->size, t->msecs) == 0)
+			t->fd = -1; /* the pool's now */
 	}
-	close(t->fd);
+	if (t->fd >= 0)
+		close(t->fd);
 	free(t->buf);
 	free(t);
 	return NULL;
@@ -256,7 +285,7 @@ static int listen_family(int family, const char *port)
 		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 		if (family == AF_INET6) /* IPv4 clients too */
 			setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
-		if (bind(fd, ai->ai_addr, ai->ai_addrlen) || listen(fd, 64)) {
+		if (bind(fd, ai->ai_addr, ai->ai_addrlen) || listen(fd, BACKLOG)) {
 			close(fd);
 			fd = -1;
 		}
@@ -272,8 +301,11 @@ static int listen_any(const char *port)
 	return fd >= 0 ? fd : listen_family(AF_INET, port);
 }
 
+/* The pool lives in this frame, which never returns, and reaches the
+ * connection threads through their struct test: no global. */
 static int run_server(const char *port)
 {
+	struct pool pool = { .lock = PTHREAD_MUTEX_INITIALIZER };
 	int l = listen_any(port);
 
 	if (l < 0) {
@@ -295,6 +327,7 @@ static int run_server(const char *port)
 			continue;
 		}
 		t->fd = fd;
+		t->pool = &pool;
 		if (pthread_create(&thr, NULL, serve, t)) {
 			close(fd);
 			free(t);
@@ -306,7 +339,7 @@ static int run_server(const char *port)
 
 /* ---- client side ---- */
 
-static int connect_to(const char *host, const char *port, int type)
+int connect_to(const char *host, const char *port, int type)
 {
 	struct addrinfo hints = { .ai_socktype = type }, *ai;
 	int fd;
@@ -462,17 +495,38 @@ static int usage(void)
 {
 	fprintf(stderr, "usage: floor server [PORT]\n"
 			"       floor tcp_stream|tcp_maerts|tcp_rr|udp_rr|udp_stream "
-			"HOST PORT SECS [SIZE]\n");
+			"HOST PORT SECS [SIZE]\n"
+			"       floor tcp_rr|tcp_rr_epoll HOST PORT SECS SIZE FLOWS [THREADS]"
+			" (SIZE at most 64K)\n");
 	return 2;
+}
+
+/* tcp_rr_epoll: no control connection, every flow brings its header. */
+static int main_epoll(struct test *t, char **argv, int flows, int threads)
+{
+	struct run r = { .host = argv[2], .port = argv[3], .size = t->size, .msecs = t->msecs,
+			 .flows = flows, .threads = threads < flows ? threads : flows };
+	double v;
+
+	if (t->size > EPOLL_MAX)
+		return usage();
+	v = client_tcp_rr_epoll(&r);
+	if (v < 0) {
+		fprintf(stderr, "floor: %s failed\n", argv[1]);
+		return 1;
+	}
+	printf("%.6g trans/s %s\n", v, argv[1]);
+	return 0;
 }
 
 int main(int argc, char **argv)
 {
 	struct test t = { .fd = -1 };
 	uint8_t h[16];
-	int mode;
+	int mode, flows, threads;
 	double v;
 
+	raise_nofile();
 	if (argc >= 2 && !strcmp(argv[1], "server"))
 		return run_server(argc > 2 ? argv[2] : "5399");
 	if (argc < 5 || (mode = parse_mode(argv[1])) < 0 || atof(argv[4]) <= 0)
@@ -481,6 +535,13 @@ int main(int argc, char **argv)
 	t.size = argc > 5 ? (uint32_t)atoi(argv[5])
 			  : mode <= TCP_MAERTS ? 131072 : mode == UDP_STREAM ? 1472 : 1;
 	t.msecs = (uint32_t)(atof(argv[4]) * 1000);
+	flows = argc > 6 ? atoi(argv[6]) : 1;
+	threads = argc > 7 ? atoi(argv[7]) : 1;
+	if (flows < 1 || threads < 1 ||
+	    ((flows > 1 || threads > 1) && mode != TCP_RR && mode != TCP_RR_EPOLL))
+		return usage();
+	if (t.size >= 1 && (mode == TCP_RR_EPOLL || flows > 1 || threads > 1))
+		return main_epoll(&t, argv, flows, threads);
 	if (t.size < 1 || t.size > MAX_SIZE || !(t.buf = calloc(1, MAX_SIZE > BIG ? MAX_SIZE : BIG)))
 		return usage();
 	t.fd = connect_to(argv[2], argv[3], SOCK_STREAM);
