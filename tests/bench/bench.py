@@ -26,7 +26,7 @@ the part of FILE between "<!-- bench:curves begin -->" and
 "<!-- bench:curves end -->".
 
 usage: bench.py [--xperf ./xperf] [--floor tests/bench/floor] [--secs 4]
-                [--rounds 5] [--pin 0,1 --pin 0,0] [--cases NAMES] [--curves]
+                [--rounds 7] [--pin 0,1 --pin 0,0] [--cases NAMES] [--curves]
                 [--curve-rounds 3] [--json FILE] [--out FILE]
                 [--update-doc docs/PERFORMANCE.md] [--prefix xpb-]"""
 import argparse, json, math, os, random, re, shutil, signal, statistics, subprocess, sys, tempfile, time
@@ -592,7 +592,7 @@ def parse_args():
     ap.add_argument("--plots", help="folder for the curves' SVG pictures (default: perf/ beside "
                                     "--update-doc's file, else beside --out, else the current folder)")
     ap.add_argument("--secs", type=int, default=4)
-    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--rounds", type=int, default=7)
     ap.add_argument("--pin", action="append", help="client,server CPUs (repeatable; default 0,1 and 0,0)")
     ap.add_argument("--cases", default=",".join(CASES), help="subset of " + ",".join(CASES) + " or none")
     ap.add_argument("--curves", nargs="?", const="rr,stream,udp_rr", default="",
