@@ -176,7 +176,7 @@ static const char *lowat_note(const struct xp_opts *o, const struct xp_client_re
 	if (!o->rcvlowat)
 		snprintf(buf, len, ", SO_RCVLOWAT (auto) on %llu of %llu receiving flows%s",
 			 (unsigned long long)n, (unsigned long long)o->flows,
-			 probed ? " (timed with and without it)" : "");
+			 probed ? ", chosen by timing two marks" : "");
 	else
 		snprintf(buf, len, ", SO_RCVLOWAT %llu on %llu of %llu receiving flows",
 			 (unsigned long long)o->rcvlowat, (unsigned long long)n,

@@ -56,12 +56,15 @@ check "$TMP/burst.json" 'e["rr"]["transactions"] == e["rr"]["server_transactions
 run uburst -t UDP_RR -l 1 --burst 8
 check "$TMP/uburst.json" 'e["udp"]["packets_sent"] == e["rr"]["transactions"] + e["udp"]["lost"]' "UDP_RR burst accounting"
 # SO_RCVLOWAT: auto on a receiver that shares its CPU with the sender's
-# packet processing (both ends on CPU 0), off with --rcvlowat 1, forced
-# with a size; the stream stays exact either way
+# packet processing (both ends on CPU 0): a lone flow times two marks and
+# keeps one, several flows on a worker take the larger untimed; off with
+# --rcvlowat 1, forced with a size; the stream stays exact either way
 run lowat -t TCP_STREAM -l 1 --cpus 0 --remote-cpus 0
-check "$TMP/lowat.json" 'e["server"]["rcvlowat_flows"] == 1 and e["sum_sent"]["bytes"] == e["sum_received"]["bytes"] > 0' "auto SO_RCVLOWAT on a shared CPU"
+check "$TMP/lowat.json" 'e["server"]["rcvlowat_flows"] == 1 and e["server"]["rcvlowat_probed_flows"] == 1 and e["sum_sent"]["bytes"] == e["sum_received"]["bytes"] > 0' "auto SO_RCVLOWAT on a shared CPU, timed"
 run lowatm -t TCP_MAERTS -l 1 --cpus 0 --remote-cpus 0
-check "$TMP/lowatm.json" 'e["client"]["rcvlowat_flows"] == 1 and e["sum_sent"]["bytes"] == e["sum_received"]["bytes"] > 0' "auto SO_RCVLOWAT, client receiving"
+check "$TMP/lowatm.json" 'e["client"]["rcvlowat_flows"] == 1 and e["client"]["rcvlowat_probed_flows"] == 1 and e["sum_sent"]["bytes"] == e["sum_received"]["bytes"] > 0' "auto SO_RCVLOWAT, client receiving"
+run lowat2 -t TCP_STREAM -l 1 -P 2 --cpus 0 --remote-cpus 0
+check "$TMP/lowat2.json" 'e["server"]["rcvlowat_flows"] == 2 and e["server"]["rcvlowat_probed_flows"] == 0 and e["sum_sent"]["bytes"] == e["sum_received"]["bytes"] > 0' "auto SO_RCVLOWAT on a shared CPU, 2 flows on a worker: untimed"
 run lowatoff -t TCP_STREAM -l 1 --cpus 0 --remote-cpus 0 --rcvlowat 1
 check "$TMP/lowatoff.json" 'e["server"]["rcvlowat_flows"] == 0' "--rcvlowat 1 leaves the kernel default"
 run lowatset -t TCP_STREAM -l 1 -P 2 --rcvlowat 64K

@@ -6,19 +6,23 @@
  * --rcvlowat 0 (auto) decides per flow, at run time:
  * - Sender and receiver on one CPU (the kernel processes the flow's packets
  *   on the receiving worker's own CPU, SO_INCOMING_CPU, on each of the
- *   first LOWAT_SAMPLES reads): 1 MiB.  A reader woken per packet takes
+ *   first LOWAT_SAMPLES reads): a mark.  A reader woken per packet takes
  *   the CPU from the sender every time (19 against 47 Gbit/s on the first
- *   machine); a megabyte per wake-up still fits in the cache the sender
- *   wrote it from.
+ *   machine).  How large depends on the machine's cache: the data should
+ *   still be there when the reader copies it out.  1 MiB was best on the
+ *   AMD machine (1 MiB L2 a core: 512K 42, 1M 47 Gbit/s); on the Intel one
+ *   256K and 512K moved 15-20% more than 1M.  So a lone flow on its worker
+ *   (with the kernel's receive buffer) probes 1M against 256K, keeping
+ *   256K only if it moved 5% more; several flows on a worker take 1M.
  * - Across CPUs, a lone flow on its worker with the kernel's receive
- *   buffer: a probe.  Whether fewer wake-ups pay there depends on the
- *   machine: with 512K the first machine (AMD) lost 15%, the Intel one
- *   gained 20-35% with 256K (loopback and veth, both directions; its
- *   cross-CPU wake-ups are dear).  So the flow times PROBE_SLOTS slots of
- *   SLOT_NS, with and without a 256K mark in the order ABBA BAAB (a rising
- *   rate at the start favours neither), and keeps the mark only if its
- *   slots moved 5% more.
- * - Otherwise (several flows on a worker, -w, paced flows): none. */
+ *   buffer: a probe of none against 256K.  Whether fewer wake-ups pay
+ *   there depends on the machine: with 512K the first machine (AMD) lost
+ *   15%, the Intel one gained 20-35% with 256K (loopback and veth, both
+ *   directions; its cross-CPU wake-ups are dear).
+ * - Otherwise (several flows on a worker, -w, paced flows): none.
+ * A probe times PROBE_SLOTS slots of SLOT_NS with each of its two marks,
+ * in the order ABBA BAAB (a rising rate at the start favours neither), and
+ * keeps the second only if its slots moved 5% more. */
 #include <errno.h>
 #include <sys/socket.h>
 
@@ -73,14 +77,25 @@ static void slot_start(struct xp_flow *f, struct xp_lowat *l, uint64_t now)
 {
 	l->t0 = now;
 	l->b0 = f->bytes;
-	if (set_auto(f, with_mark[l->slot - 1] ? PROBE_RCVLOWAT : 1))
+	if (set_auto(f, l->mark[with_mark[l->slot - 1]]))
 		l->slot = 0; /* warned: the kernel's default stays */
+}
+
+/* Time mark m0 against m1 (1: none, the kernel's default). */
+static void probe_start(struct xp_flow *f, struct xp_lowat *l, uint32_t m0, uint32_t m1)
+{
+	f->w->c.lowat_probed++;
+	l->mark[0] = m0;
+	l->mark[1] = m1;
+	l->slot = 1;
+	slot_start(f, l, xp_now_ns());
 }
 
 static void probe_step(struct xp_flow *f, struct xp_lowat *l)
 {
 	uint64_t now = xp_now_ns();
 	int s = with_mark[l->slot - 1];
+	uint32_t v;
 
 	if (now - l->t0 < SLOT_NS)
 		return;
@@ -92,9 +107,10 @@ static void probe_step(struct xp_flow *f, struct xp_lowat *l)
 		return;
 	}
 	l->slot = 0;
-	if (!xp_lowat_keep(l->bytes, l->ns))
+	v = l->mark[xp_lowat_keep(l->bytes, l->ns)];
+	if (v <= 1)
 		set_mark(f, 1);
-	else if (set_auto(f, PROBE_RCVLOWAT) == 0)
+	else if (set_auto(f, v) == 0)
 		f->w->c.lowat_flows++;
 }
 
@@ -113,13 +129,11 @@ static void sample(struct xp_flow *f, struct xp_lowat *l)
 		l->cross = 1;
 	if (++l->phase < LOWAT_SAMPLES)
 		return;
-	if (!l->cross) {
-		if (set_auto(f, SAME_CPU_RCVLOWAT) == 0)
+	if (!probe_ok(w)) {
+		if (!l->cross && set_auto(f, SAME_CPU_RCVLOWAT) == 0)
 			w->c.lowat_flows++;
-	} else if (probe_ok(w)) {
-		w->c.lowat_probed++;
-		l->slot = 1;
-		slot_start(f, l, xp_now_ns());
+	} else {
+		probe_start(f, l, l->cross ? 1 : SAME_CPU_RCVLOWAT, PROBE_RCVLOWAT);
 	}
 }
 

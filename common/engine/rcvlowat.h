@@ -14,15 +14,16 @@ struct xp_lowat {
 	uint8_t cross;    /* one of them was processed on another CPU */
 	uint8_t slot;     /* the probe: the slot now timed (1-based); 0: none */
 	uint64_t t0, b0;  /* that slot's start: time and the flow's bytes */
-	uint64_t ns[2], bytes[2]; /* the probe's slots without [0] and with [1] */
+	uint32_t mark[2];         /* the probe's two marks (1: none) ... */
+	uint64_t ns[2], bytes[2]; /* ... and their slots' time and bytes */
 };
 
 /* --rcvlowat SIZE: set once, when the flow starts. */
 void xp_lowat_fixed(struct xp_flow *f);
 /* Auto: called before each read (or batch of reads) of a receiving flow. */
 void xp_lowat_step(struct xp_flow *f, struct xp_lowat *l);
-/* The probe's verdict: 1 when the slots with the mark moved at least 5%
- * more bytes per second than those without.  Pure. */
+/* The probe's verdict: 1 when the slots with the second mark moved at
+ * least 5% more bytes per second than those with the first.  Pure. */
 int xp_lowat_keep(const uint64_t bytes[2], const uint64_t ns[2]);
 
 #endif
