@@ -508,11 +508,35 @@ def size_curve_table(summ, rr):
 
 
 # The performance issue's bars: (case label prefix, ratio key, bar).
-BARS = (("TCP_STREAM 128K", "vs_floor", 0.97), ("TCP_STREAM 128K", "vs_peer", 1.05),
-        ("TCP_MAERTS 128K", "vs_floor", 0.97), ("TCP_MAERTS 128K", "vs_peer", 1.05),
-        ("TCP_RR 1 byte", "vs_floor", 0.98), ("TCP_RR 1 byte", "vs_peer", 1.0),
-        ("UDP_RR 1 byte", "vs_floor", 0.98), ("UDP_RR 1 byte", "vs_peer", 1.0),
-        ("UDP_STREAM 1472", "vs_peer", 4.0), ("TCP_STREAM -P 64", "vs_peer", 1.5))
+# The performance issue's bars: (case, against, bar, the peers it names;
+# None: every peer).  The main table's "best peer" is the best of all.
+STREAM_PEERS, RR_PEERS = ("iperf3", "netperf"), ("netperf", "sockperf", "neper")
+BARS = (("TCP_STREAM 128K", "vs_floor", 0.97, None), ("TCP_STREAM 128K", "vs_peer", 1.05, STREAM_PEERS),
+        ("TCP_MAERTS 128K", "vs_floor", 0.97, None), ("TCP_MAERTS 128K", "vs_peer", 1.05, STREAM_PEERS),
+        ("TCP_RR 1 byte", "vs_floor", 0.98, None), ("TCP_RR 1 byte", "vs_peer", 1.0, RR_PEERS),
+        ("UDP_RR 1 byte", "vs_floor", 0.98, None), ("UDP_RR 1 byte", "vs_peer", 1.0, RR_PEERS),
+        ("UDP_STREAM 1472", "vs_peer", 4.0, None), ("TCP_STREAM -P 64", "vs_peer", 1.5, None))
+
+
+def vs_named(s, names):
+    """(best of the named peers by median, xperf over it per round) or
+    (None, None) when none of them ran."""
+    med = {t: v for t, v in s["median"].items() if t in names and v}
+    if not med:
+        return None, None
+    best, runs = max(med, key=med.get), s["run_details"]
+    return best, ratio_ci([(x and x["v"], y and y["v"]) for x, y in zip(runs.get("xperf", []), runs[best])])
+
+
+def bar_row(key, s, what, bar, names):
+    if what == "vs_floor":
+        name, r = "floor", s.get(what)
+    elif names:
+        best, r = vs_named(s, names)
+        name = f"best of {', '.join(names)} ({best})"
+    else:
+        name, r = f"best peer ({s['best_peer']})", s.get(what)
+    return f"| {key} | >= {bar}x {name} | {fmt_ci(r)} | {verdict(r, bar)} |"
 
 
 def verdict(r, bar):
@@ -534,10 +558,9 @@ def fmt_fall(big, mid, tool):
 def bars_table(summ, rr_curve=None):
     md = ["| case | bar | measured [95% CI] | verdict |", "|---|---|---|---|"]
     for key, s in summ.items():
-        for label, what, bar in BARS:
+        for label, what, bar, names in BARS:
             if key.startswith(label):
-                name = "floor" if what == "vs_floor" else f"best peer ({s['best_peer']})"
-                md.append(f"| {key} | >= {bar}x {name} | {fmt_ci(s.get(what))} | {verdict(s.get(what), bar)} |")
+                md.append(bar_row(key, s, what, bar, names))
     if rr_curve:
         big, mid = rr_curve.get("TCP_RR -P 10000 -T 2"), rr_curve.get("TCP_RR -P 1000 -T 2")
         if big and mid:
@@ -599,6 +622,8 @@ def parse_args():
                     help="scaling curves: rr, stream, udp_rr (all three without a list)")
     ap.add_argument("--curve-rounds", type=int, default=3)
     ap.add_argument("--json")
+    ap.add_argument("--from-json", metavar="FILE",
+                    help="run nothing: report again on the runs kept in an earlier --json FILE")
     ap.add_argument("--out", help="also write the Markdown report here")
     ap.add_argument("--update-doc", help="replace the marked curves section of this file")
     ap.add_argument("--prefix", default="xpb-", help="prefix of the namespace and veth names")
@@ -615,6 +640,17 @@ def parse_args():
     return a
 
 
+def check_outputs(a):
+    """Found out before the runs, not after them."""
+    for p in (a.out, a.json, a.update_doc):
+        if p and not os.path.isdir(os.path.dirname(os.path.abspath(p))):
+            sys.exit(f"bench: no folder for {p}")
+    if a.update_doc and not os.path.isfile(a.update_doc):
+        sys.exit(f"bench: no file {a.update_doc} to update")
+    if (a.curves or a.from_json) and not os.access(a.plotter, os.X_OK):
+        print(f"bench: no {a.plotter}: the curves get tables, no pictures (make bench builds it)")
+
+
 def preflight(a):
     if os.geteuid() != 0:
         print("bench: needs root (network namespaces): skipped")
@@ -622,13 +658,6 @@ def preflight(a):
     for p in (a.xperf, a.floor):
         if not os.access(p, os.X_OK):
             sys.exit(f"bench: no executable {p} (make bench builds tests/bench/floor)")
-    for p in (a.out, a.json, a.update_doc):  # found out now, not after the runs
-        if p and not os.path.isdir(os.path.dirname(os.path.abspath(p))):
-            sys.exit(f"bench: no folder for {p}")
-    if a.update_doc and not os.path.isfile(a.update_doc):
-        sys.exit(f"bench: no file {a.update_doc} to update")
-    if a.curves and not os.access(a.plotter, os.X_OK):
-        print(f"bench: no {a.plotter}: the curves get tables, no pictures (make bench builds it)")
     why = missing_tools(a)
     for name, reason in why.items():
         print(f"bench: skipped: {name} ({reason})")
@@ -671,10 +700,9 @@ def machine():
                 date=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()))
 
 
-def main():
-    a = parse_args()
+def measure(a, log):
+    """Every run: (machine at the start, at the end, main cases, curves)."""
     avail = preflight(a)
-    log = lambda m: print(m, file=sys.stderr, flush=True)
     lab = Lab(a.prefix, a.secs)
     m0, res, curves = machine(), {}, None
     lab.up()
@@ -685,7 +713,30 @@ def main():
                       for name, pts in zip(("rr", "stream", "udp_rr"), curve_points(a, avail))]
     finally:
         lab.down()
-    m1 = machine()
+    return m0, machine(), res, curves
+
+
+def load(a):
+    """The runs of an earlier --json report, with its settings, to report
+    again (--from-json): what this version of the report makes of them."""
+    try:
+        with open(a.from_json) as f:
+            d = json.load(f)
+        c = d["config"]
+        a.rounds, a.secs, a.curve_rounds, a.pin = c["rounds"], c["secs"], c["curve_rounds"], c["pin"]
+        res = {k: v["run_details"] for k, v in d["cases"].items()}
+        curves = [{k: v["run_details"] for k, v in (d.get("curves", {}).get(n) or {}).items()}
+                  for n in ("tcp_rr_flows", "tcp_stream_sizes", "udp_rr_sizes")]
+        return d["machine"], d["machine_end"], res, curves if any(curves) else None
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        sys.exit(f"bench: {a.from_json}: not a report of this bench with its runs ({e!r})")
+
+
+def main():
+    a = parse_args()
+    log = lambda m: print(m, file=sys.stderr, flush=True)
+    check_outputs(a)
+    m0, m1, res, curves = load(a) if a.from_json else measure(a, log)
     summ = {k: summarize(v) for k, v in res.items()}
     md = [f"Machine: {m0['cpu']}, kernel {m0['kernel']}, {m0['cpus']} CPUs; {a.rounds} rounds x {a.secs} s, tools in rotated "
           f"order; load average {m0['load']} at the start, {m1['load']} at the end; {m0['date']}.", ""]
@@ -693,7 +744,8 @@ def main():
     if summ:
         md += ["", "Against the bars of the performance issue (point estimate and interval):", ""]
         md += bars_table(summ, cs_rr(curves))
-    doc, out = [], {"machine": m0, "machine_end": m1, "config": vars(a), "skipped": missing_tools(a),
+    doc, out = [], {"machine": m0, "machine_end": m1, "config": vars(a),
+                    "skipped": {} if a.from_json else missing_tools(a),
                     "cases": summ}
     if curves:
         cs = [{k: summarize(v) for k, v in c.items()} for c in curves]
