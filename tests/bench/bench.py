@@ -11,8 +11,9 @@ blocking loop per case), iperf3 and sockperf from PATH, netperf/netserver
 from NETPERF_DIR, neper's tcp_stream, tcp_rr and udp_rr from NEPER_DIR; a
 missing one is skipped with a line saying so.  Every round runs every tool
 once per case, in an order rotated round by round; each ratio (xperf over
-the best peer, xperf over the floor) is the geometric mean of the per-round
-ratios with a 95% bootstrap interval over rounds.  xperf's figures come
+the best peer, xperf over the floor) is the median of the per-round
+ratios with a 95% bootstrap interval over rounds (the JSON keeps their
+geometric mean too).  xperf's figures come
 from its --json output.
 
 Cases: TCP_STREAM and TCP_MAERTS 128 KiB, TCP_RR and UDP_RR 1 byte,
@@ -318,18 +319,24 @@ def missing_tools(a):
 # ---- statistics ----
 
 def ratio_ci(pairs, boot=4000, seed=12345):
-    """Geometric mean of paired per-round ratios x/y, with a 95% percentile
-    bootstrap interval over rounds (resampling rounds, pairs kept)."""
+    """Median of the paired per-round ratios x/y (the issue's bars are on
+    medians; one round caught in a slow spell of this shared machine moves
+    a mean of 7 by 10% or more, a median not), with a 95% percentile
+    bootstrap interval over rounds (resampling rounds, pairs kept); gmean
+    and its interval, the estimate before 2026-12-04, are kept beside it."""
     logs = [math.log(x / y) for x, y in pairs if x and y and x > 0 and y > 0]
     if not logs:
         return None
-    est = math.exp(statistics.fmean(logs))
+    est, gmean = math.exp(statistics.median(logs)), math.exp(statistics.fmean(logs))
     if len(logs) < 2:
-        return dict(est=est, lo=None, hi=None, n=1)
+        return dict(est=est, lo=None, hi=None, n=1, gmean=gmean)
     rng = random.Random(seed)
-    means = sorted(statistics.fmean(rng.choices(logs, k=len(logs))) for _ in range(boot))
-    return dict(est=est, lo=math.exp(means[int(0.025 * boot)]), hi=math.exp(means[int(0.975 * boot) - 1]),
-                n=len(logs))
+    draws = [rng.choices(logs, k=len(logs)) for _ in range(boot)]
+    lo, hi = int(0.025 * boot), int(0.975 * boot) - 1
+    meds = sorted(statistics.median(d) for d in draws)
+    means = sorted(statistics.fmean(d) for d in draws)
+    return dict(est=est, lo=math.exp(meds[lo]), hi=math.exp(meds[hi]), n=len(logs),
+                gmean=gmean, gmean_lo=math.exp(means[lo]), gmean_hi=math.exp(means[hi]))
 
 
 def median(vals):
@@ -768,7 +775,8 @@ def main():
         with open(a.json, "w") as f:
             json.dump(out, f, indent=1, default=str)
     if curves and os.access(a.plotter, os.X_OK):
-        doc += [""] + curve_pictures(a, curves, m0, log)
+        for pic in curve_pictures(a, curves, m0, log):
+            doc += ["", pic]  # a paragraph each
     elif curves:
         log(f"no pictures of the curves: {a.plotter} is not there (make bench builds it)")
     if a.update_doc and doc:
