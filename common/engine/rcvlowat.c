@@ -15,15 +15,16 @@
  *   (with the kernel's receive buffer) probes 1M against 256K, keeping
  *   256K only if it moved 5% more; several flows on a worker take 1M.
  * - Across CPUs, a lone flow on its worker: a probe of none against 256K
- *   (4K in a receive buffer the user fixed, a quarter of it if less).  Whether
- *   fewer wake-ups pay there depends on the machine: with 512K the first
- *   machine (AMD) lost 15%, the Intel one gained 20-35% with 256K
- *   (loopback and veth, both directions; its cross-CPU wake-ups are
+ *   (4K in a receive buffer the user fixed, a quarter of it if less).
+ *   Whether fewer wake-ups pay there depends on the machine: with 512K
+ *   the first machine (AMD) lost 15%, the Intel one gained 20-35% with
+ *   256K (loopback and veth, both directions; its cross-CPU wake-ups are
  *   dear).  With a fixed buffer it is the message size that decides: a
  *   reader woken for every 1-byte segment held its sender to 2 Mbit/s
  *   (-w 64K -m 1; 15-20 with a 16K mark, as much with 1K), while with
- *   64K messages the mark moved nothing.  The buffer stays as the user set it: the kernel
- *   grows a receive buffer for a mark only when none was set.
+ *   64K messages the mark moved nothing.  The buffer stays as the user
+ *   set it: the kernel grows a receive buffer for a mark only when none
+ *   was set.
  * - Otherwise (several flows on a worker, paced flows): none.
  * A probe times PROBE_SLOTS slots of SLOT_NS with each of its two marks,
  * in the order ABBA BAAB (a rising rate at the start favours neither), and
@@ -87,11 +88,11 @@ static int probe_ok(const struct xp_worker *w, int cross)
 #define FIXED_BUF_RCVLOWAT (4u << 10)
 static uint32_t probe_mark(const struct xp_worker *w)
 {
-	uint64_t b = w->run->so.rcvbuf / 4;
+	uint64_t q = w->run->so.rcvbuf / 4;
 
 	if (!w->run->so.rcvbuf)
 		return PROBE_RCVLOWAT;
-	return b && b < FIXED_BUF_RCVLOWAT ? (uint32_t)b : FIXED_BUF_RCVLOWAT;
+	return q < FIXED_BUF_RCVLOWAT ? (uint32_t)(q ? q : 1) : FIXED_BUF_RCVLOWAT;
 }
 
 static void slot_start(struct xp_flow *f, struct xp_lowat *l, uint64_t now)
