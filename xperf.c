@@ -7,12 +7,12 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "client/iperf3_fe.h"
-#include "client/agent.h"
-#include "client/merge.h"
-#include "client/netperf.h"
-#include "client/start.h"
-#include "completion.h"
+#include "client/iperf3/fe.h"
+#include "client/fleet/agent.h"
+#include "client/fleet/merge.h"
+#include "client/netperf/netperf.h"
+#include "client/cmd/start.h"
+#include "client/cmd/completion.h"
 #include "common/exitcodes.h"
 #include "common/opts.h"
 #include "lab/lab.h"

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* The lab matrix as grouped bars (lab/plot.h), drawn with client/plot.h. */
+/* The lab matrix as grouped bars (lab/plot.h), drawn with client/plot/plot.h. */
 #include "lab/plot.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "client/plot.h"
-#include "client/report_plot.h"
+#include "client/plot/plot.h"
+#include "client/plot/charts.h"
 #include "common/tests.h"
 
 #define PANEL_H 480

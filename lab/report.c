@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #include "lab/report.h"
-#include "client/report.h"
+#include "client/report/report.h"
 
 #include <string.h>
 

@@ -22,9 +22,9 @@
 #include "common/clock.h"
 #include "common/log.h"
 #include "proto/be.h"
-#include "proto/iperf3.h"
-#include "server/iperf3_server.h"
-#include "server/netperf_peer.h"
+#include "common/iperf3/wire.h"
+#include "server/iperf3/server.h"
+#include "server/netperf/peer.h"
 #include "server/server_int.h"
 
 #define PENDING_EVENTS (EPOLLIN | EPOLLRDHUP | EPOLLET)

@@ -22,7 +22,7 @@
 #include "common/sock.h"
 #include "common/sockpath.h"
 #include "common/tests.h"
-#include "server/iperf3_server.h"
+#include "server/iperf3/server.h"
 #include "server/server_int.h"
 
 int xp_srv_watch(struct xp_server *s, int fd, enum xp_ev_kind k, uint32_t events)

@@ -12,7 +12,7 @@
 #include "common/err.h"
 
 struct xp_i3srv_hooks;
-/* --agent: runs a controller's AGENT_RUN on fd (client/agent.h). */
+/* --agent: runs a controller's AGENT_RUN on fd (client/fleet/agent.h). */
 struct xp_msg_agent_run;
 typedef void (*xp_agent_fn)(int fd, const struct xp_msg_agent_run *req, const char *peer,
 			    void *ctx);
@@ -29,7 +29,7 @@ struct xp_server_cfg {
 	FILE *log;         /* NULL: no log */
 	int sigfd;         /* readable means stop (signalfd), or -1 */
 	/* The iperf3 front end's server: each iperf3 test reported
-	 * (server/iperf3_hooks.h); NULL: only logged. */
+	 * (server/iperf3/hooks.h); NULL: only logged. */
 	const struct xp_i3srv_hooks *i3_hooks;
 	/* Hardening (0 = no such limit, except header_timeout_ns: 0 = the
 	 * default XP_HEADER_TIMEOUT_NS).  See xperf(1), SERVER. */

@@ -8,7 +8,7 @@
  *                message, authentication, the SETUP and the limits
  *   udp_hello.c  UDP flows: hello, challenge, confirm
  *   limits.c     per-address counts, SETUP checks, the resource budget
- * and server/iperf3_server.c, given the connections and datagrams that
+ * and server/iperf3/server.c, given the connections and datagrams that
  * are stock iperf3 clients'. */
 #ifndef XP_SERVER_INT_H
 #define XP_SERVER_INT_H
@@ -61,7 +61,7 @@ struct xp_server {
 	struct xp_cost used, max; /* the resource budget (limits.c) */
 	struct xp_ratelog rl[XP_RL_N];
 	int quit, status;
-	struct xp_i3srv *i3; /* stock iperf3 clients (server/iperf3_server.h) */
+	struct xp_i3srv *i3; /* stock iperf3 clients (server/iperf3/server.h) */
 };
 
 /* server.c */

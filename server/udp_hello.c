@@ -22,7 +22,7 @@
 #include "common/log.h"
 #include "common/sha256.h"
 #include "proto/hello.h"
-#include "server/iperf3_server.h"
+#include "server/iperf3/server.h"
 #include "server/server_int.h"
 
 struct dgram {
@@ -213,7 +213,7 @@ static void on_confirm(struct xp_server *s, const struct dgram *d)
 }
 
 /* A stock iperf3 client's UDP stream (from its control connection's
- * address only: server/iperf3_server.c)?  1: taken. */
+ * address only: server/iperf3/server.c)?  1: taken. */
 static int iperf3_udp(struct xp_server *s, const struct dgram *d)
 {
 	struct xp_addr local;

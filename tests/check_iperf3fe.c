@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The iperf3 front end's command line: iperf3 argv -> struct xp_i3fe_cfg
- * (client/iperf3_args.c, client/iperf3_optab.c) with iperf3 3.12's rules
- * and messages, and the xperf options it maps to (client/iperf3_map.c). */
-#include "client/iperf3_fe_int.h"
+ * (client/iperf3/args.c, client/iperf3/optab.c) with iperf3 3.12's rules
+ * and messages, and the xperf options it maps to (client/iperf3/map.c). */
+#include "client/iperf3/fe_int.h"
 
 #include <check.h>
 #include <stdio.h>

@@ -2,10 +2,10 @@
 /* The iperf3 front end's output: a result -> iperf3's text, byte for byte
  * against lines iperf3 3.12 printed for the same numbers
  * (client/iperf3_text*.c), its JSON (client/iperf3_json*.c), and the
- * reports built from both ends' results (client/iperf3_cli_model.c,
- * client/iperf3_srv_model.c). */
-#include "client/iperf3_cli.h"
-#include "client/iperf3_srv.h"
+ * reports built from both ends' results (client/iperf3/cli_model.c,
+ * client/iperf3/srv_model.c). */
+#include "client/iperf3/cli.h"
+#include "client/iperf3/srv.h"
 
 #include <check.h>
 #include <stdio.h>

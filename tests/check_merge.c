@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "client/merge.h"
+#include "client/fleet/merge.h"
 #include "common/hist_codec.h"
 
 /* A minimal xperf --json result around an encoded histogram. */

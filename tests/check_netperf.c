@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "client/netperf.h"
+#include "client/netperf/netperf.h"
 #include "common/tests.h"
 #include "common/clock.h"
 #include "common/hist.h"

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "client/netperf.h"
+#include "client/netperf/netperf.h"
 #include "common/clock.h"
 #include "common/tests.h"
 #include "proto/msg.h"

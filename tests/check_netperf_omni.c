@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "client/netperf.h"
+#include "client/netperf/netperf.h"
 #include "common/clock.h"
 #include "proto/msg.h"
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "client/mode_reason.h"
+#include "client/report/mode_reason.h"
 #include "common/clock.h"
 #include "common/netparse.h"
 #include "common/opts.h"

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* client/svg.c and client/plot*.c: the SVG is well-formed XML whatever the
+/* client/plot/svg.c and client/plot*.c: the SVG is well-formed XML whatever the
  * text and data (checked by a small well-formedness checker below), each
  * series is one element, ticks are 1-2-5 multiples or powers of ten, tick
  * labels carry SI prefixes, edge cases draw without NaN in the output. */
@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "client/plot.h"
-#include "client/plot_int.h"
-#include "client/svg.h"
+#include "client/plot/plot.h"
+#include "client/plot/plot_int.h"
+#include "client/plot/svg.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 

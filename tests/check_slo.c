@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-#include "client/slo.h"
+#include "client/report/slo.h"
 
 #include <check.h>
 #include <math.h>

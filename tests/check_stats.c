@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-#include "client/stats.h"
+#include "client/report/stats.h"
 
 #include <check.h>
 #include <math.h>

@@ -27,7 +27,7 @@ import xml.etree.ElementTree as ET
 import zlib
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
-# client/plot.c: Okabe & Ito's palette, and black for the bold sum
+# client/plot/plot.c: Okabe & Ito's palette, and black for the bold sum
 PALETTE = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9",
            "#F0E442", "#000000"]
 MIN_PIXELS = 20

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "client/plot.h"
+#include "client/plot/plot.h"
 
 #define NI 20
 #define NF 3

@@ -29,7 +29,7 @@
 #include "common/clock.h"
 #include "common/engine/pace.h"
 #include "common/engine/seqwin.h"
-#include "common/engine/udp_int.h"
+#include "common/engine/udp.h"
 #include "common/engine/sysio.h"
 #include "proto/be.h"
 #include "proto/hello.h"

@@ -13,7 +13,7 @@
 #include <sys/socket.h>
 
 #include "common/clock.h"
-#include "common/engine/udp_int.h"
+#include "common/engine/udp.h"
 #include "common/engine/sysio.h"
 #include "proto/be.h"
 

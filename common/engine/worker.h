@@ -48,7 +48,7 @@ struct xp_run {
 	uint64_t connect_timeout_ns; /* client TCP_CRR: a connect() taking longer fails */
 	_Atomic uint32_t registered; /* server: persistent flows taken in by workers */
 	/* NULL: the test table's engine for test and role; else these
-	 * callbacks (iperf3 tests, common/engine/iperf3.h) */
+	 * callbacks (iperf3 tests, common/iperf3/engine.h) */
 	const struct xp_side_ops *side;
 	uint8_t bidir;       /* flows from flows/2 on run the reverse twin's engines */
 	uint8_t omit;        /* --omit: UDP senders mark measured datagrams and

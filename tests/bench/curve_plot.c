@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The bench's scaling curves as pictures, drawn by xperf's own chart code
- * (client/plot.c, a TREND chart: one line per tool against the swept
+ * (client/plot/plot.c, a TREND chart: one line per tool against the swept
  * value, with a band from the lowest to the highest round).  Built by
  * `make check` and `make bench`; tests/bench/bench.py writes the spec,
  * tests/bench_plot.sh checks the picture.
@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "client/plot.h"
+#include "client/plot/plot.h"
 
 #define MAX_SERIES 16
 #define MAX_POINTS 64

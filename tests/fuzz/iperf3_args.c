@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* libFuzzer harness: iperf3's command line as the iperf3 front end reads
- * it (xp_i3fe_parse, client/iperf3_args.c and client/iperf3_optab.c) and
- * maps it (xp_i3fe_to_run, client/iperf3_map.c).  The input is the
+ * it (xp_i3fe_parse, client/iperf3/args.c and client/iperf3/optab.c) and
+ * maps it (xp_i3fe_to_run, client/iperf3/map.c).  The input is the
  * argument list, one word per line, after an implicit "iperf3".  A parsed
  * command line keeps iperf3's ranges; an error names itself in a
  * terminated message. */
 #include "tests/fuzz/fuzz.h"
 
-#include "client/iperf3_fe.h"
+#include "client/iperf3/fe.h"
 
 #define MAX_WORDS 64
 

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* libFuzzer harness: iperf3's parameters and results as a peer sends
- * them (common/iperf3_json.h).  Built by `make fuzz`, run by
+ * them (common/iperf3/json.h).  Built by `make fuzz`, run by
  * tests/fuzz/run.sh.  Properties: no crash, leak or undefined behaviour;
  * errors are terminated strings; whatever parses is written back, and
  * the writing parses again to the same values. */
-#include "common/iperf3_json.h"
+#include "common/iperf3/json.h"
 
 #include <stdlib.h>
 #include <string.h>

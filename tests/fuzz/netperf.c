@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* libFuzzer harness: netperf's command line (xp_np_parse,
- * client/netperf_args.c and client/netperf_options.c).  The input is the
+ * client/netperf/args.c and client/netperf/options.c).  The input is the
  * argument list, one word per line, after an implicit "netperf".  A
  * parsed run has sane sizes and defaults that fill without trouble. */
 #include "tests/fuzz/fuzz.h"
 
-#include "client/netperf.h"
+#include "client/netperf/netperf.h"
 
 #define MAX_WORDS 64
 

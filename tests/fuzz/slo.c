@@ -3,7 +3,7 @@
  * (common/slo.h).  Parsed bounds are well-formed and checkable. */
 #include "tests/fuzz/fuzz.h"
 
-#include "client/slo.h"
+#include "client/report/slo.h"
 
 static void check_slo(const char *s)
 {

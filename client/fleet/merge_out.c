@@ -1,0 +1,203 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* `xperf merge`: read result files, add them up, print the breakdown and
+ * the exact total (client/fleet/merge.h). */
+#include "client/fleet/merge.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "client/report/hist.h"
+#include "common/exitcodes.h"
+
+#define FILE_MAX (64u << 20) /* a result with per-interval data is far smaller */
+
+static const double pcts[] = { 50, 90, 99, 99.9 };
+
+static void print_row(FILE *f, const struct xp_merge_in *m, const char *name)
+{
+	fprintf(f, "%-28.28s %14.3f %14.3f", name, m->sent_bps / 1e6, m->recv_bps / 1e6);
+	if (m->rr)
+		fprintf(f, " %12llu %12.1f %9.2f %9.2f", (unsigned long long)m->transactions,
+			m->tps, xp_hist_percentile(m->hist, 50) / 1e3,
+			xp_hist_percentile(m->hist, 99) / 1e3);
+	fputc('\n', f);
+}
+
+void xp_merge_print(FILE *f, const struct xp_merge_in *ins, int n,
+		    const struct xp_merge_in *total)
+{
+	int i;
+
+	fprintf(f, "%-28s %14s %14s", "input", "sent Mbit/s", "recv Mbit/s");
+	if (total->rr)
+		fprintf(f, " %12s %12s %9s %9s", "trans", "trans/s", "p50 us", "p99 us");
+	fputc('\n', f);
+	for (i = 0; i < n; i++)
+		print_row(f, &ins[i], ins[i].name);
+	print_row(f, total, "total");
+	fprintf(f, "total bytes sent %llu, received %llu",
+		(unsigned long long)total->sent_bytes, (unsigned long long)total->recv_bytes);
+	if (total->rr)
+		fprintf(f, "; latency of all %llu samples (us): min %.2f p50 %.2f p90 %.2f "
+			"p99 %.2f p99.9 %.2f max %.2f",
+			(unsigned long long)xp_hist_count(total->hist),
+			(double)xp_hist_min(total->hist) / 1e3, xp_hist_percentile(total->hist, 50) / 1e3,
+			xp_hist_percentile(total->hist, 90) / 1e3, xp_hist_percentile(total->hist, 99) / 1e3,
+			xp_hist_percentile(total->hist, 99.9) / 1e3, (double)xp_hist_max(total->hist) / 1e3);
+	fputc('\n', f);
+}
+
+static void json_sum(struct xp_json *j, const char *key, uint64_t bytes, double s,
+		     double bps)
+{
+	xp_json_obj_open(j, key);
+	xp_json_u64(j, "bytes", bytes);
+	xp_json_dbl(j, "seconds", s);
+	xp_json_dbl(j, "bits_per_second", bps);
+	xp_json_obj_close(j);
+}
+
+static void json_latency(struct xp_json *j, const struct xp_hist *h)
+{
+	char key[16];
+	size_t i;
+
+	xp_json_obj_open(j, "latency_us");
+	xp_json_dbl(j, "min", (double)xp_hist_min(h) / 1e3);
+	xp_json_dbl(j, "mean", xp_hist_mean(h) / 1e3);
+	xp_json_dbl(j, "stddev", xp_hist_stddev(h) / 1e3);
+	for (i = 0; i < sizeof(pcts) / sizeof(pcts[0]); i++) {
+		snprintf(key, sizeof(key), i == 3 ? "p99_9" : "p%g", pcts[i]);
+		xp_json_dbl(j, key, xp_hist_percentile(h, pcts[i]) / 1e3);
+	}
+	xp_json_dbl(j, "max", (double)xp_hist_max(h) / 1e3);
+	xp_json_obj_close(j);
+}
+
+static void json_one(struct xp_json *j, const char *key, const struct xp_merge_in *m)
+{
+	xp_json_obj_open(j, key);
+	if (!key)
+		xp_json_str_val(j, "name", m->name);
+	json_sum(j, "sum_sent", m->sent_bytes, m->sent_s, m->sent_bps);
+	json_sum(j, "sum_received", m->recv_bytes, m->recv_s, m->recv_bps);
+	if (!m->udp)
+		xp_json_u64(j, "retransmits", m->retransmits);
+	if (m->rr) {
+		xp_json_obj_open(j, "rr");
+		xp_json_u64(j, "transactions", m->transactions);
+		xp_json_dbl(j, "transactions_per_second", m->tps);
+		json_latency(j, m->hist);
+		xp_json_hist(j, "histogram", m->hist);
+		xp_json_obj_close(j);
+	}
+	if (m->udp) {
+		xp_json_obj_open(j, "udp");
+		xp_json_u64(j, "packets_sent", m->packets_sent);
+		xp_json_u64(j, "packets_received", m->packets_received);
+		xp_json_u64(j, "lost", m->lost);
+		xp_json_obj_close(j);
+	}
+	xp_json_obj_close(j);
+}
+
+void xp_merge_json(struct xp_json *j, const char *key, const struct xp_merge_in *ins,
+		   int n, const struct xp_merge_in *total)
+{
+	int i;
+
+	xp_json_obj_open(j, key);
+	xp_json_str_val(j, "test", total->test);
+	xp_json_arr_open(j, "inputs");
+	for (i = 0; i < n; i++)
+		json_one(j, NULL, &ins[i]);
+	xp_json_arr_close(j);
+	json_one(j, "end", total);
+	xp_json_obj_close(j);
+}
+
+static char *slurp(const char *path, size_t *len, struct xp_err *err)
+{
+	FILE *f = fopen(path, "re");
+	char *buf = f ? malloc(FILE_MAX + 1) : NULL;
+
+	if (!f)
+		return xp_err_sys(err, errno, "%s", path), NULL;
+	if (!buf) {
+		fclose(f);
+		return xp_err_set(err, "%s: out of memory", path), NULL;
+	}
+	*len = fread(buf, 1, FILE_MAX + 1, f);
+	fclose(f);
+	if (*len > FILE_MAX) {
+		free(buf);
+		return xp_err_set(err, "%s: larger than %u MiB", path, FILE_MAX >> 20), NULL;
+	}
+	return buf;
+}
+
+static int read_file(const char *path, struct xp_merge_in *in, struct xp_err *err)
+{
+	size_t len;
+	char *text = slurp(path, &len, err);
+	int rc;
+
+	if (!text)
+		return -1;
+	rc = xp_merge_read(text, len, path, in, err);
+	free(text);
+	return rc;
+}
+
+static int merge_files(char **files, int n, int json, struct xp_err *err)
+{
+	struct xp_merge_in *ins = calloc((size_t)n, sizeof(*ins)), total;
+	int i, rc = -1;
+
+	memset(&total, 0, sizeof(total));
+	if (!ins)
+		return xp_err_set(err, "out of memory");
+	for (i = 0; i < n; i++)
+		if (read_file(files[i], &ins[i], err) || xp_merge_add(&total, &ins[i], err))
+			goto out;
+	if (json) {
+		struct xp_json j;
+
+		xp_json_init(&j, 1);
+		xp_merge_json(&j, NULL, ins, n, &total);
+		fputs(xp_json_str(&j), stdout);
+		xp_json_free(&j);
+	} else {
+		printf("xperf merge: %d %s results\n", n, total.test);
+		xp_merge_print(stdout, ins, n, &total);
+	}
+	rc = 0;
+out:
+	for (i = 0; i < n; i++)
+		xp_merge_free(&ins[i]);
+	xp_merge_free(&total);
+	free(ins);
+	return rc;
+}
+
+int xp_merge_main(int argc, char **argv)
+{
+	struct xp_err err;
+	int json = argc > 1 && (!strcmp(argv[1], "--json") || !strcmp(argv[1], "-J"));
+	int first = 1 + json;
+
+	if (argc - first < 1 || (argc > 1 && !strcmp(argv[1], "--help"))) {
+		fprintf(argc > 1 && !strcmp(argv[1], "--help") ? stdout : stderr,
+			"usage: xperf merge [--json] RESULT.json...\n"
+			"  adds the results of tests that ran at the same time (xperf --json\n"
+			"  files of one test type): bytes, datagrams, transactions and rates\n"
+			"  are summed, latency histograms merged exactly\n");
+		return argc > 1 && !strcmp(argv[1], "--help") ? XP_EXIT_OK : XP_EXIT_USAGE;
+	}
+	if (merge_files(argv + first, argc - first, json, &err)) {
+		fprintf(stderr, "xperf merge: %s\n", err.msg);
+		return XP_EXIT_FAIL;
+	}
+	return XP_EXIT_OK;
+}

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#include "client/report/slo_eval.h"
+
+#include <stdio.h>
+
+#include "client/report/report.h"
+#include "client/report/dir.h"
+#include "common/hist.h"
+#include "common/tests.h"
+
+static int is_latency(int m)
+{
+	return m == XP_SLO_LATENCY_PCT || m == XP_SLO_LATENCY_MEAN ||
+	       m == XP_SLO_LATENCY_MIN || m == XP_SLO_LATENCY_MAX ||
+	       m == XP_SLO_LATENCY_STDDEV;
+}
+
+int xp_slo_available(const struct xp_slo_bound *b, int test)
+{
+	const struct xp_test *t = xp_test(test);
+
+	if (is_latency(b->metric) || b->metric == XP_SLO_RATE)
+		return t->rr;
+	if (b->metric == XP_SLO_LOSS)
+		return t->udp;
+	if (b->metric == XP_SLO_RETRANSMITS)
+		return t->tcp_info;
+	return b->metric == XP_SLO_THROUGHPUT;
+}
+
+/* UDP_RR: requests timed out; UDP bulk: by direction (client/report/dir.h). */
+static double loss_pct(const struct xp_client_result *r)
+{
+	uint64_t sent = r->local.c.datagrams_sent;
+
+	if (!xp_test(r->test)->rr)
+		return xp_dir_loss_pct(r);
+	return sent ? 100.0 * (double)r->local.c.lost / (double)sent : 0;
+}
+
+static double latency_us(const struct xp_slo_bound *b, const struct xp_hist *h)
+{
+	switch (b->metric) {
+	case XP_SLO_LATENCY_PCT:
+		return xp_hist_percentile(h, b->pct) / 1e3;
+	case XP_SLO_LATENCY_MEAN:
+		return xp_hist_mean(h) / 1e3;
+	case XP_SLO_LATENCY_MIN:
+		return (double)xp_hist_min(h) / 1e3;
+	case XP_SLO_LATENCY_MAX:
+		return (double)xp_hist_max(h) / 1e3;
+	default:
+		return xp_hist_stddev(h) / 1e3;
+	}
+}
+
+int xp_slo_value(const struct xp_slo_bound *b, const struct xp_client_result *r,
+		 double *v)
+{
+	if (!xp_slo_available(b, r->test))
+		return -1;
+	if (is_latency(b->metric)) {
+		if (!xp_hist_count(r->hist))
+			return -1;
+		*v = latency_us(b, r->hist);
+	} else if (b->metric == XP_SLO_RATE) {
+		*v = r->local.active_ns ? (double)r->local.c.transactions * 1e9 / (double)r->local.active_ns : 0;
+	} else if (b->metric == XP_SLO_THROUGHPUT) {
+		*v = xp_report_received_bps(r);
+	} else if (b->metric == XP_SLO_LOSS) {
+		*v = loss_pct(r);
+	} else {
+		*v = (double)(r->local.tcp.retrans + r->remote.tcp.retrans);
+	}
+	return 0;
+}
+
+int xp_slo_prepare(const char *spec, int test, struct xp_slo *slo, struct xp_err *err)
+{
+	int i;
+
+	if (xp_slo_parse(spec, slo, err))
+		return -1;
+	for (i = 0; i < slo->n; i++)
+		if (!xp_slo_available(&slo->b[i], test))
+			return xp_err_set(err, "--slo: '%s': %s does not measure %s",
+					  slo->b[i].text, xp_test_name(test), slo->b[i].name);
+	return 0;
+}
+
+int xp_slo_failures(const struct xp_slo *slo, const struct xp_client_result *r)
+{
+	int i, n = 0;
+	double v;
+
+	for (i = 0; i < slo->n; i++)
+		if (xp_slo_value(&slo->b[i], r, &v) || !xp_slo_check(&slo->b[i], v))
+			n++;
+	return n;
+}

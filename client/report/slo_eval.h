@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Evaluating --slo bounds against a test's result. */
+#ifndef XP_SLO_EVAL_H
+#define XP_SLO_EVAL_H
+
+#include "client/client.h"
+#include "client/report/slo.h"
+
+/* Is the metric measured by this test type at all? */
+int xp_slo_available(const struct xp_slo_bound *b, int test);
+
+/* The measured value in the bound's canonical unit; -1 if absent. */
+int xp_slo_value(const struct xp_slo_bound *b, const struct xp_client_result *r,
+		 double *v);
+
+/* Parse and check every bound against the test type: a bound on a metric
+ * the test does not measure is a usage error, never a pass. */
+int xp_slo_prepare(const char *spec, int test, struct xp_slo *slo, struct xp_err *err);
+
+/* Number of bounds that failed (0: all hold). */
+int xp_slo_failures(const struct xp_slo *slo, const struct xp_client_result *r);
+
+#endif
