@@ -7,7 +7,7 @@
 #include "common/clock.h"
 #include "common/sanitize.h"
 #include "common/sock.h"
-#include "common/iperf3/wire.h"
+#include "proto/iperf3.h"
 
 /* Peer text is escaped on the way in (common/sanitize.h), so no log line
  * or terminal ever sees a peer's control characters: a string field of a

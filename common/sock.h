@@ -8,21 +8,9 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
+#include "common/addr.h"
 #include "common/err.h"
 #include "proto/result.h" /* XP_CC_NAME_MAX */
-
-struct xp_addr {
-	struct sockaddr_storage ss;
-	socklen_t len;
-};
-
-/* family: AF_UNSPEC, AF_INET or AF_INET6.  host NULL = wildcard. */
-int xp_resolve(const char *host, uint16_t port, int family, struct xp_addr *a,
-	       struct xp_err *err);
-/* "10.0.0.2:5310" or "[::1]:5310". */
-const char *xp_addr_str(const struct xp_addr *a, char *buf, size_t len);
-uint16_t xp_addr_port(const struct xp_addr *a);
-void xp_addr_set_port(struct xp_addr *a, uint16_t port);
 
 /* Listening TCP socket (SO_REUSEADDR; dual-stack when a is "::"). */
 int xp_listen_tcp(const struct xp_addr *a, int backlog, struct xp_err *err);

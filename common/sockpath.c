@@ -293,3 +293,27 @@ int xp_sock_syn_data(int fd)
 		return 0;
 	return (ti.tcpi_options & TCPI_OPT_SYN_DATA) != 0;
 }
+
+int xp_apply_sockopts(int fd, int type, const struct xp_sockopts *so,
+		      struct xp_err *err)
+{
+	if (so->nodelay && type == SOCK_STREAM &&
+	    set_int(fd, IPPROTO_TCP, TCP_NODELAY, 1))
+		return xp_err_sys(err, errno, "setsockopt TCP_NODELAY");
+	if (so->sndbuf && set_int(fd, SOL_SOCKET, SO_SNDBUF, (int)so->sndbuf))
+		return xp_err_sys(err, errno, "setsockopt SO_SNDBUF %llu",
+				  (unsigned long long)so->sndbuf);
+	if (so->rcvbuf && set_int(fd, SOL_SOCKET, SO_RCVBUF, (int)so->rcvbuf))
+		return xp_err_sys(err, errno, "setsockopt SO_RCVBUF %llu",
+				  (unsigned long long)so->rcvbuf);
+	if (so->busy_poll_us && set_int(fd, SOL_SOCKET, SO_BUSY_POLL, (int)so->busy_poll_us))
+		return xp_err_sys(err, errno, "setsockopt SO_BUSY_POLL %llu",
+				  (unsigned long long)so->busy_poll_us);
+	if (so->pacing_Bps) {
+		unsigned long rate = (unsigned long)so->pacing_Bps;
+
+		if (setsockopt(fd, SOL_SOCKET, SO_MAX_PACING_RATE, &rate, sizeof(rate)))
+			return xp_err_sys(err, errno, "setsockopt SO_MAX_PACING_RATE %lu", rate);
+	}
+	return xp_sock_path_apply(fd, type, so, err);
+}

@@ -8,6 +8,11 @@
 #ifndef XP_LAB_H
 #define XP_LAB_H
 
+#include <stdio.h>
+
 int xp_lab_main(int argc, char **argv);
+
+/* The topologies' names, space-separated, for bash completion. */
+void xp_lab_topo_names(FILE *f);
 
 #endif

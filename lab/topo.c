@@ -5,6 +5,7 @@
  * 10.231.0.1-2/24 and fd00:231::1-2/64, only ever inside these
  * namespaces; the vxlan underlay uses 10.232.0.1-2/24. */
 #include "lab/plan.h"
+#include "lab/lab.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -14,22 +15,6 @@
 #define VXLAN_VNI 42
 #define VXLAN_PORT 4789
 #define VXLAN_OVERHEAD 50 /* outer IPv4 + UDP + VXLAN + Ethernet */
-
-struct xp_lab_step *xp_lab_step_add(struct xp_lab_plan *p, enum xp_lab_step_kind kind,
-				    int ns, const char *dev)
-{
-	struct xp_lab_step *s = &p->step[XP_LAB_STEPS_MAX];
-
-	if (p->nsteps < XP_LAB_STEPS_MAX)
-		s = &p->step[p->nsteps++];
-	else
-		p->overflow = 1;
-	memset(s, 0, sizeof(*s));
-	s->kind = kind;
-	s->ns = ns;
-	snprintf(s->dev, sizeof(s->dev), "%s", dev ? dev : "");
-	return s;
-}
 
 /* xp<pid><suffix>: at most 2 + 7 + 4 characters, under IFNAMSIZ. */
 static const char *dev(const struct xp_lab_plan *p, const char *suffix, char *buf)
@@ -249,4 +234,12 @@ const char *xp_lab_link_kind_name(enum xp_lab_link_kind k)
 	static const char *const names[] = { "veth", "bridge", "macvlan", "ipvlan", "vxlan" };
 
 	return (unsigned)k < sizeof(names) / sizeof(names[0]) ? names[k] : "?";
+}
+
+void xp_lab_topo_names(FILE *f)
+{
+	const struct xp_lab_topo *t;
+
+	for (t = xp_lab_topos(); t->name; t++)
+		fprintf(f, "%s%s", t == xp_lab_topos() ? "" : " ", t->name);
 }

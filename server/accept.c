@@ -22,7 +22,7 @@
 #include "common/clock.h"
 #include "common/log.h"
 #include "proto/be.h"
-#include "common/iperf3/wire.h"
+#include "proto/iperf3.h"
 #include "server/iperf3/server.h"
 #include "server/netperf/peer.h"
 #include "server/server_int.h"

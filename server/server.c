@@ -150,6 +150,17 @@ static void reopen_listener(struct xp_server *s)
 		s->listening = 0; /* the tick tries again */
 }
 
+static struct xp_i3srv_cfg i3_cfg(const struct xp_server_cfg *c)
+{
+	struct xp_i3srv_cfg i = {
+		.max_flows = c->max_flows, .max_threads = c->max_threads,
+		.max_duration_ns = c->max_duration_ns, .max_msg = c->max_msg,
+		.idle_timeout_ns = c->idle_timeout_ns, .cpus = c->cpus,
+		.verbose = c->verbose, .log = c->log, .i3_hooks = c->i3_hooks,
+	};
+	return i;
+}
+
 struct xp_server *xp_server_open(const struct xp_server_cfg *cfg, struct xp_err *err)
 {
 	struct xp_server *s = calloc(1, sizeof(*s));
@@ -160,7 +171,8 @@ struct xp_server *xp_server_open(const struct xp_server_cfg *cfg, struct xp_err 
 		return NULL;
 	}
 	s->cfg = *cfg;
-	s->i3 = xp_i3srv_new(&s->cfg);
+	s->i3cfg = i3_cfg(cfg);
+	s->i3 = xp_i3srv_new(&s->i3cfg);
 	if (!s->cfg.header_timeout_ns)
 		s->cfg.header_timeout_ns = XP_HEADER_TIMEOUT_NS;
 	s->lfd = s->ufd[0] = s->ufd[1] = s->stopfd = s->done[0] = s->done[1] = -1;
@@ -193,7 +205,7 @@ fail:
 
 int xp_server_watch_signals(struct xp_server *s, int sigfd, FILE *log)
 {
-	s->cfg.log = log;
+	s->cfg.log = s->i3cfg.log = log;
 	s->cfg.sigfd = sigfd;
 	return sigfd >= 0 ? xp_srv_watch(s, sigfd, EV_SIG, EPOLLIN) : -1;
 }

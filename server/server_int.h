@@ -19,6 +19,7 @@
 #include "common/ratelog.h"
 #include "common/sock.h"
 #include "proto/msg.h"
+#include "server/iperf3/server.h"
 #include "server/server.h"
 #include "server/session.h"
 
@@ -62,6 +63,7 @@ struct xp_server {
 	struct xp_ratelog rl[XP_RL_N];
 	int quit, status;
 	struct xp_i3srv *i3; /* stock iperf3 clients (server/iperf3/server.h) */
+	struct xp_i3srv_cfg i3cfg; /* what it takes of cfg */
 };
 
 /* server.c */

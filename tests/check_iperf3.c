@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* iperf3's wire protocol: the pure codec (common/iperf3/wire.c) and its JSON
+/* iperf3's wire protocol: the pure codec (proto/iperf3.c) and its JSON
  * messages (common/iperf3/json.c), against bytes captured from iperf3
  * 3.12 and the rules its source follows. */
 #include "common/iperf3/json.h"
-#include "common/iperf3/wire.h"
+#include "proto/iperf3.h"
 
 #include <check.h>
 #include <stdio.h>

@@ -4,8 +4,8 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "client/iperf3/fe_int.h"
-#include "lab/plan.h"
+#include "client/iperf3/fe.h"
+#include "lab/lab.h"
 #include "common/tests.h"
 
 struct copt {
@@ -69,14 +69,6 @@ static void test_names(FILE *f)
 		fprintf(f, "%s%s", t > 1 ? " " : "", name);
 }
 
-static void topo_names(FILE *f)
-{
-	const struct xp_lab_topo *t;
-
-	for (t = xp_lab_topos(); t->name; t++)
-		fprintf(f, "%s%s", t == xp_lab_topos() ? "" : " ", t->name);
-}
-
 /* "tbf|htb" -> "tbf htb" */
 static void choices(FILE *f, const char *meta)
 {
@@ -103,7 +95,7 @@ static void value_arms(FILE *f, const struct copt *opts, int lab)
 			if (w == W_TESTS)
 				test_names(f);
 			else if (w == W_TOPOS)
-				topo_names(f);
+				xp_lab_topo_names(f);
 			else
 				choices(f, o->meta);
 			fprintf(f, "'");
@@ -141,18 +133,6 @@ static void lab_names(FILE *f)
 		if (o->sc)
 			fprintf(f, " -%c", o->sc);
 		fprintf(f, " --%s", o->lname);
-	}
-}
-
-/* The iperf3 front end's options (after --iperf3-args). */
-static void iperf3_names(FILE *f)
-{
-	size_t i;
-
-	for (i = 0; i < xp_i3fe_nopts; i++) {
-		if (xp_i3fe_opts[i].letter)
-			fprintf(f, "-%c ", xp_i3fe_opts[i].letter);
-		fprintf(f, "--%s%s", xp_i3fe_opts[i].lname, i + 1 < xp_i3fe_nopts ? " " : "");
 	}
 }
 
@@ -244,6 +224,6 @@ void xp_opts_completion(FILE *f)
 	fputs("'\n_xperf_lab_opts='", f);
 	lab_names(f);
 	fputs("'\n_xperf_iperf3_opts='", f);
-	iperf3_names(f);
+	xp_i3fe_option_words(f);
 	fputs("'\n", f);
 }

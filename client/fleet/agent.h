@@ -11,7 +11,7 @@
 
 #include <pthread.h>
 
-#include "client/cmd/run.h"
+#include "client/report/cli.h"
 #include "client/fleet/fanout.h"
 #include "proto/msg.h"
 

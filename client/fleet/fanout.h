@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 
-#include "client/cmd/run.h"
+#include "client/report/cli.h"
 
 #define XP_FANOUT_MAX 256
 

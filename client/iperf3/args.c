@@ -224,3 +224,14 @@ void xp_i3fe_usage(FILE *f)
 	fprintf(f, "\n[KMG] indicates options that support a K/M/G suffix for kilo-, mega-, or "
 		   "giga-\n");
 }
+
+void xp_i3fe_option_words(FILE *f)
+{
+	size_t i;
+
+	for (i = 0; i < xp_i3fe_nopts; i++) {
+		if (xp_i3fe_opts[i].letter)
+			fprintf(f, "-%c ", xp_i3fe_opts[i].letter);
+		fprintf(f, "--%s%s", xp_i3fe_opts[i].lname, i + 1 < xp_i3fe_nopts ? " " : "");
+	}
+}

@@ -119,6 +119,10 @@ struct xp_i3fe_run {
 /* Fill r from c.  0, or -1 with err (a value xperf cannot take). */
 int xp_i3fe_to_run(const struct xp_i3fe_cfg *c, struct xp_i3fe_run *r, struct xp_err *err);
 
+/* Every option's spellings, space-separated (-c --client ...), for bash
+ * completion. */
+void xp_i3fe_option_words(FILE *f);
+
 /* The whole front end: the exit status. */
 int xp_i3fe_main(int argc, char **argv);
 

@@ -171,3 +171,13 @@ void xp_i3j_end(struct xp_json *j, const struct xp_i3_report *r, const char *key
 	cpu_cc(j, r, last);
 	xp_json_obj_close(j);
 }
+
+/* "sum" or, with --bidir, the data the server sends: "sum_bidir_reverse". */
+const char *xp_i3j_sum_name(const struct xp_i3_report *r, int sender, const char *base,
+			    char *buf, size_t len)
+{
+	int rev = r->bidir && (r->server ? sender : !sender);
+
+	snprintf(buf, len, "%s%s", base, rev ? "_bidir_reverse" : "");
+	return buf;
+}

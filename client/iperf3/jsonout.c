@@ -153,16 +153,6 @@ static void iv_stream(struct xp_json *j, const struct xp_i3_report *r,
 	xp_json_obj_close(j);
 }
 
-/* "sum" or, with --bidir, the data the server sends: "sum_bidir_reverse". */
-const char *xp_i3j_sum_name(const struct xp_i3_report *r, int sender, const char *base,
-			    char *buf, size_t len)
-{
-	int rev = r->bidir && (r->server ? sender : !sender);
-
-	snprintf(buf, len, "%s%s", base, rev ? "_bidir_reverse" : "");
-	return buf;
-}
-
 static void iv_sum(struct xp_json *j, const struct xp_i3_report *r,
 		   const struct xp_i3r_interval *iv, int sender)
 {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Internal to the iperf3 front end's printers (client/iperf3_text*.c,
- * client/iperf3_json*.c). */
+/* Internal to the iperf3 front end's printers (client/iperf3/text*.c, sums.c,
+ * client/iperf3/json*.c). */
 #ifndef XP_IPERF3_TEXT_INT_H
 #define XP_IPERF3_TEXT_INT_H
 

@@ -19,11 +19,6 @@
 #define TEXT_COLOR "#222222"
 #define AXIS_COLOR "#444444"
 
-double xp_plot_text_width(const char *text, double size)
-{
-	return (double)xp_svg_utf8_len(text) * size * 0.6;
-}
-
 /* Text of at most max_w pixels: cut with an ellipsis when longer. */
 static void put_fitted(struct xp_svg *s, const char *text, double size, double max_w)
 {

@@ -4,6 +4,7 @@
  * --bidir (never from the test's name), and the report lines and JSON
  * objects built on them. */
 #include "client/report/dir.h"
+#include "client/report/report.h"
 #include "client/report/side.h"
 
 #include <string.h>
@@ -264,4 +265,14 @@ void xp_report_human_shape(FILE *f, const struct xp_opts *o, const struct xp_cli
 			(unsigned long long)r->quota, unit, r->bidir ? " each way" : "",
 			o->bytes ? 'n' : 'k', (unsigned long long)o->flows,
 			o->flows == 1 ? "" : "s", secs(xp_opts_duration_ns(o)));
+}
+
+/* Stream tests are read by direction (client/report/dir.h); RR tests:
+ * requests out, requests in at the server, both over the client's
+ * duration. */
+double xp_report_received_bps(const struct xp_client_result *r)
+{
+	if (!xp_test(r->test)->rr)
+		return xp_dir_received_bps(r);
+	return per_sec(r->remote.c.bytes_received, r->local.active_ns) * 8;
 }

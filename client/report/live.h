@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Report pieces beyond the final summary: interval lines and objects,
- * --json-stream events, --slo verdicts and the --histogram CSV. */
+/* Report pieces beyond the final summary: --json-stream events and the
+ * --histogram CSV (interval lines and --slo verdicts: interval.h and
+ * slo_eval.h, included here for the runners). */
 #ifndef XP_REPORT_LIVE_H
 #define XP_REPORT_LIVE_H
 
@@ -8,21 +9,9 @@
 
 #include "client/client.h"
 #include "common/json.h"
+#include "client/report/interval.h"
 #include "client/report/slo.h"
-
-/* One interval line: rates in -f's unit, after --timestamps' prefix (o
- * may be NULL: Gbit/s, no prefix). */
-void xp_report_interval_human(FILE *f, const struct xp_opts *o, const struct xp_interval *iv,
-			      int test);
-/* One interval as a JSON object {"streams": [...], "sum": {...}}. */
-void xp_json_interval(struct xp_json *j, const char *key, const struct xp_interval *iv,
-		      int test);
-
-/* "slo": {"passed": .., "bounds": [...]}. */
-void xp_json_slo(struct xp_json *j, const struct xp_slo *slo,
-		 const struct xp_client_result *r);
-void xp_report_slo_human(FILE *f, const struct xp_slo *slo,
-			 const struct xp_client_result *r);
+#include "client/report/slo_eval.h"
 
 /* lower_ns,upper_ns,count for every non-empty bucket. */
 int xp_report_histogram(const char *path, const struct xp_hist *h, struct xp_err *err);

@@ -11,10 +11,11 @@
 #include "client/report/hist.h"
 #include "client/report/dir.h"
 #include "client/report/flows.h"
-#include "client/report/live.h"
+#include "client/report/interval.h"
 #include "client/report/side.h"
 #include "common/json.h"
 #include "client/report/slo.h"
+#include "client/report/slo_eval.h"
 #include "client/verify.h"
 
 #ifndef PACKAGE_VERSION
@@ -39,16 +40,6 @@ static int is_udp(int t)
 static int is_rr(int t)
 {
 	return xp_test(t)->rr;
-}
-
-/* Stream tests are read by direction (client/report/dir.h); RR tests:
- * requests out, requests in at the server, both over the client's
- * duration. */
-double xp_report_received_bps(const struct xp_client_result *r)
-{
-	if (!is_rr(r->test))
-		return xp_dir_received_bps(r);
-	return per_sec(r->remote.c.bytes_received, r->local.active_ns) * 8;
 }
 
 /* What a stream test's receivers got, both ways. */

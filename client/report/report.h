@@ -26,7 +26,8 @@ void xp_report_json_end(struct xp_json *j, const struct xp_opts *o,
 			const char *key);
 /* "intervals": [...] when there were interval reports. */
 void xp_report_json_intervals(struct xp_json *j, const struct xp_client_result *r);
-/* end.sum_received.bits_per_second: what the receiver got, on its clock. */
+/* end.sum_received.bits_per_second: what the receiver got, on its clock
+ * (in dir.c, beside the per-direction figures it reads). */
 double xp_report_received_bps(const struct xp_client_result *r);
 /* {"error": msg} (plus "start" parameters) on f. */
 void xp_report_json_error(FILE *f, const struct xp_opts *o, const char *msg);

@@ -98,3 +98,70 @@ int xp_slo_failures(const struct xp_slo *slo, const struct xp_client_result *r)
 			n++;
 	return n;
 }
+
+static const char *op_str(int op)
+{
+	return op == XP_SLO_LE ? "<=" : op == XP_SLO_LT ? "<" : op == XP_SLO_GE ? ">=" : ">";
+}
+
+static const char *unit_of(int metric)
+{
+	switch (metric) {
+	case XP_SLO_RATE:
+		return "trans/s";
+	case XP_SLO_THROUGHPUT:
+		return "bits/s";
+	case XP_SLO_LOSS:
+		return "%";
+	case XP_SLO_RETRANSMITS:
+		return "segments";
+	default:
+		return "us";
+	}
+}
+
+void xp_json_slo(struct xp_json *j, const struct xp_slo *slo,
+		 const struct xp_client_result *r)
+{
+	int i;
+
+	xp_json_obj_open(j, "slo");
+	xp_json_bool(j, "passed", xp_slo_failures(slo, r) == 0);
+	xp_json_arr_open(j, "bounds");
+	for (i = 0; i < slo->n; i++) {
+		const struct xp_slo_bound *b = &slo->b[i];
+		double v = 0;
+		int have = xp_slo_value(b, r, &v) == 0;
+
+		xp_json_obj_open(j, NULL);
+		xp_json_str_val(j, "bound", b->text);
+		xp_json_str_val(j, "metric", b->name);
+		xp_json_str_val(j, "op", op_str(b->op));
+		xp_json_dbl(j, "limit", b->limit);
+		if (have)
+			xp_json_dbl(j, "measured", v);
+		else
+			xp_json_null(j, "measured");
+		xp_json_str_val(j, "unit", unit_of(b->metric));
+		xp_json_bool(j, "passed", have && xp_slo_check(b, v));
+		xp_json_obj_close(j);
+	}
+	xp_json_arr_close(j);
+	xp_json_obj_close(j);
+}
+
+void xp_report_slo_human(FILE *f, const struct xp_slo *slo,
+			 const struct xp_client_result *r)
+{
+	int i;
+
+	for (i = 0; i < slo->n; i++) {
+		const struct xp_slo_bound *b = &slo->b[i];
+		double v = 0;
+		int have = xp_slo_value(b, r, &v) == 0;
+
+		fprintf(f, "  slo      %s %-24s measured %s%.6g %s\n",
+			have && xp_slo_check(b, v) ? "PASS" : "FAIL", b->text,
+			have ? "" : "nothing: ", v, unit_of(b->metric));
+	}
+}

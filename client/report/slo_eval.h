@@ -5,6 +5,7 @@
 
 #include "client/client.h"
 #include "client/report/slo.h"
+#include "common/json.h"
 
 /* Is the metric measured by this test type at all? */
 int xp_slo_available(const struct xp_slo_bound *b, int test);
@@ -19,5 +20,11 @@ int xp_slo_prepare(const char *spec, int test, struct xp_slo *slo, struct xp_err
 
 /* Number of bounds that failed (0: all hold). */
 int xp_slo_failures(const struct xp_slo *slo, const struct xp_client_result *r);
+
+/* "slo": {"passed": .., "bounds": [...]}. */
+void xp_json_slo(struct xp_json *j, const struct xp_slo *slo,
+		 const struct xp_client_result *r);
+void xp_report_slo_human(FILE *f, const struct xp_slo *slo,
+			 const struct xp_client_result *r);
 
 #endif

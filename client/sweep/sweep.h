@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#include "client/cmd/run.h"
+#include "client/report/cli.h"
 #include "common/err.h"
 #include "common/opts.h"
 

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "common/sock.h"
-#include "common/iperf3/wire.h"
+#include "proto/iperf3.h"
 
 #define SEND_MS 5000
 

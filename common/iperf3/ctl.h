@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* iperf3's control connection, as I/O: state bytes and length-prefixed
  * JSON messages with deadlines, on a blocking or non-blocking socket
- * (the byte formats are in common/iperf3/wire.h).  Every function returns 0,
+ * (the byte formats are in proto/iperf3.h).  Every function returns 0,
  * or -1 with err naming `peer`. */
 #ifndef XP_IPERF3_CTL_H
 #define XP_IPERF3_CTL_H

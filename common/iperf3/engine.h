@@ -23,7 +23,7 @@
 
 #include "common/engine/group.h"
 #include "common/iperf3/json.h"
-#include "common/iperf3/wire.h"
+#include "proto/iperf3.h"
 
 /* One stream of this side. */
 struct xp_i3_stream {

@@ -15,7 +15,7 @@
 
 #include "common/err.h"
 #include "common/json.h"
-#include "common/iperf3/wire.h"
+#include "proto/iperf3.h"
 
 #define XP_I3_NAME_MAX 32 /* congestion control names, versions */
 #define XP_I3_STREAMS_MAX (2 * XP_I3_MAX_STREAMS) /* --bidir -P 128 */

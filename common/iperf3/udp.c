@@ -3,7 +3,7 @@
  *
  * Every datagram starts with iperf3's header: the sender's clock (seconds
  * and microseconds, CLOCK_MONOTONIC as iperf3 3.12 and later use) and the
- * stream's packet count from 1, 32 or 64 bits (common/iperf3/wire.h).  The
+ * stream's packet count from 1, 32 or 64 bits (proto/iperf3.h).  The
  * sender batches like UDP_STREAM's (a GSO super-datagram per send, or a
  * sendmmsg batch), each datagram with its own count; datagrams of one
  * batch carry the same send time.  The receiver keeps iperf3's per-stream

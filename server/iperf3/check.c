@@ -84,7 +84,7 @@ static int check_features(const struct xp_i3_params *p, int *code, int *sys,
 	return 0;
 }
 
-static int check_sizes(const struct xp_i3_params *p, const struct xp_server_cfg *c,
+static int check_sizes(const struct xp_i3_params *p, const struct xp_i3srv_cfg *c,
 		       int *code, struct xp_err *err)
 {
 	int64_t streams = p->parallel < 0 ? 1 : p->parallel;
@@ -115,7 +115,7 @@ static int duration_code(const char *version)
 	return XP_I3E_DURATION;
 }
 
-static int check_time(const struct xp_i3_params *p, const struct xp_server_cfg *c,
+static int check_time(const struct xp_i3_params *p, const struct xp_i3srv_cfg *c,
 		      int *code, struct xp_err *err)
 {
 	int64_t t = p->time < 0 ? DEFAULT_TIME : p->time, omit = p->omit < 0 ? 0 : p->omit;
@@ -130,7 +130,7 @@ static int check_time(const struct xp_i3_params *p, const struct xp_server_cfg *
 	return 0;
 }
 
-int xp_i3_check_params(const struct xp_i3_params *p, const struct xp_server_cfg *c,
+int xp_i3_check_params(const struct xp_i3_params *p, const struct xp_i3srv_cfg *c,
 		       int *code, int *sys, struct xp_err *err)
 {
 	*sys = 0;
@@ -140,7 +140,7 @@ int xp_i3_check_params(const struct xp_i3_params *p, const struct xp_server_cfg 
 	return 0;
 }
 
-void xp_i3_side_cfg_server(const struct xp_i3_params *p, const struct xp_server_cfg *c,
+void xp_i3_side_cfg_server(const struct xp_i3_params *p, const struct xp_i3srv_cfg *c,
 			   char *cpus, size_t len, struct xp_i3_side_cfg *out)
 {
 	memset(out, 0, sizeof(*out));

@@ -3,7 +3,7 @@
  * client/iperf3/srv.c) of each iperf3 test it serves, so that it can print
  * iperf3's server output: the test accepted, its streams connected, their
  * counters every interval, the results of both ends.  Set
- * xp_server_cfg.i3_hooks; a server without them only logs. */
+ * xp_i3srv_cfg.i3_hooks (from xp_server_cfg.i3_hooks); a server without them only logs. */
 #ifndef XP_IPERF3_HOOKS_H
 #define XP_IPERF3_HOOKS_H
 

@@ -16,13 +16,13 @@
 #include "server/iperf3/session.h"
 
 struct xp_i3srv {
-	const struct xp_server_cfg *cfg;
+	const struct xp_i3srv_cfg *cfg;
 	pthread_mutex_t mu;
 	struct xp_i3sess *cur; /* the test being served, or NULL */
 	struct xp_i3lst lst;   /* the listener (under mu) */
 };
 
-struct xp_i3srv *xp_i3srv_new(const struct xp_server_cfg *cfg)
+struct xp_i3srv *xp_i3srv_new(const struct xp_i3srv_cfg *cfg)
 {
 	struct xp_i3srv *s = calloc(1, sizeof(*s));
 

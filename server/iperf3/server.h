@@ -18,13 +18,29 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <stdio.h>
+
 #include "common/sock.h"
-#include "server/server.h"
+
+struct xp_i3srv_hooks;
+
+/* What the iperf3 server takes of the xperf server's configuration
+ * (struct xp_i3srv_cfg fills it; the server keeps it alive and may swap
+ * log, as a daemon does). */
+struct xp_i3srv_cfg {
+	uint32_t max_flows, max_threads;
+	uint64_t max_duration_ns, max_msg, idle_timeout_ns;
+	const char *cpus; /* default CPUs for workers, NULL: all allowed */
+	int verbose;
+	FILE *log;
+	/* each iperf3 test reported (server/iperf3/hooks.h); NULL: only logged */
+	const struct xp_i3srv_hooks *i3_hooks;
+};
 
 struct xp_i3srv;
 
 /* cfg must outlive the result.  NULL when out of memory. */
-struct xp_i3srv *xp_i3srv_new(const struct xp_server_cfg *cfg);
+struct xp_i3srv *xp_i3srv_new(const struct xp_i3srv_cfg *cfg);
 /* A new TCP connection fd from peer whose first n bytes (peeked, not
  * consumed) are b: -1 not iperf3's (fd untouched, still the caller's);
  * 0 it may be, more bytes needed; 1 taken (a new test, a data stream of

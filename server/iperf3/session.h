@@ -16,7 +16,7 @@
 #include "common/iperf3/engine.h"
 #include "common/iperf3/json.h"
 #include "server/iperf3/hooks.h"
-#include "server/server.h"
+#include "server/iperf3/server.h"
 
 enum xp_i3_phase {
 	XP_I3P_PARAMS,  /* cookie, parameters */
@@ -32,7 +32,7 @@ struct xp_i3lst {
 };
 
 struct xp_i3sess {
-	const struct xp_server_cfg *cfg;
+	const struct xp_i3srv_cfg *cfg;
 	pthread_mutex_t *mu;
 	struct xp_i3lst *lst;    /* under *mu */
 	pthread_t thr;
@@ -73,11 +73,11 @@ void xp_i3sess_tune_listener(struct xp_i3sess *s);
 /* The parameters checked against what this server serves: 0, or -1 with
  * iperf3's error number (and an errno) for the client and err for the
  * log (server/iperf3/check.c). */
-int xp_i3_check_params(const struct xp_i3_params *p, const struct xp_server_cfg *c,
+int xp_i3_check_params(const struct xp_i3_params *p, const struct xp_i3srv_cfg *c,
 		       int *code, int *sys, struct xp_err *err);
 /* The worker side the (checked) parameters ask for; cpus (len bytes)
  * holds the CPU list of -A. */
-void xp_i3_side_cfg_server(const struct xp_i3_params *p, const struct xp_server_cfg *c,
+void xp_i3_side_cfg_server(const struct xp_i3_params *p, const struct xp_i3srv_cfg *c,
 			   char *cpus, size_t len, struct xp_i3_side_cfg *out);
 
 /* Reports to the iperf3 front end (server/iperf3/rep.c; each does

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* libFuzzer harness: the readers of an iperf3 peer's bytes in
- * common/iperf3/wire.h (the cookie, a JSON length, SERVER_ERROR's words, UDP
+ * proto/iperf3.h (the cookie, a JSON length, SERVER_ERROR's words, UDP
  * connect datagrams and replies, the UDP data header) and the receiver's
  * accounting fed with headers from the input.  Built by `make fuzz`, run
  * by tests/fuzz/run.sh.  Properties: a whole cookie re-checks as one and
@@ -8,7 +8,7 @@
  * bounds; a decoded header re-encodes to the same bytes; the accounting
  * never counts more lost than the highest count seen, nor a negative or
  * non-finite jitter. */
-#include "common/iperf3/wire.h"
+#include "proto/iperf3.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* iperf3's wire protocol, the pure parts (common/iperf3/wire.h). */
-#include "common/iperf3/wire.h"
+/* iperf3's wire protocol, the pure parts (proto/iperf3.h). */
+#include "proto/iperf3.h"
 
 #include <stdio.h>
 #include <string.h>
