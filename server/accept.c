@@ -29,20 +29,6 @@
 
 #define PENDING_EVENTS (EPOLLIN | EPOLLRDHUP | EPOLLET)
 
-void xp_srv_unpend(struct xp_server *s, struct xp_pending *p)
-{
-	epoll_ctl(s->epfd, EPOLL_CTL_DEL, p->fd, NULL);
-	*p = s->pend[--s->npend];
-}
-
-void xp_srv_drop(struct xp_server *s, struct xp_pending *p)
-{
-	int fd = p->fd;
-
-	xp_srv_unpend(s, p);
-	close(fd);
-}
-
 /* A data connection's hello.  1: handled (routed or closed); 0: wait. */
 static int data_hello(struct xp_server *s, struct xp_pending *p, ssize_t n)
 {

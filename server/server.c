@@ -25,14 +25,6 @@
 #include "server/iperf3/server.h"
 #include "server/server_int.h"
 
-int xp_srv_watch(struct xp_server *s, int fd, enum xp_ev_kind k, uint32_t events)
-{
-	struct epoll_event ev = { .events = events,
-				  .data.u64 = (uint64_t)k << 32 | (uint32_t)fd };
-
-	return epoll_ctl(s->epfd, EPOLL_CTL_ADD, fd, &ev);
-}
-
 static int set_pktinfo(int fd, int family)
 {
 	int one = 1;
@@ -210,11 +202,6 @@ int xp_server_watch_signals(struct xp_server *s, int sigfd, FILE *log)
 	return sigfd >= 0 ? xp_srv_watch(s, sigfd, EV_SIG, EPOLLIN) : -1;
 }
 
-int xp_server_watch_listener(struct xp_server *s, int fd)
-{
-	return xp_srv_watch(s, fd, EV_LISTEN, EPOLLIN);
-}
-
 uint16_t xp_server_port(const struct xp_server *s)
 {
 	return s->port;
@@ -232,60 +219,6 @@ void xp_server_stop(struct xp_server *s)
 	if (write(s->stopfd, &one, sizeof(one)) < 0) {
 		/* eventfd counter cannot overflow here */
 	}
-}
-
-struct xp_session *xp_srv_find(struct xp_server *s, uint64_t cookie)
-{
-	uint32_t i;
-
-	for (i = 0; i < s->nsess; i++)
-		if (s->sess[i]->cookie == cookie && atomic_load(&s->sess[i]->ready))
-			return s->sess[i];
-	return NULL;
-}
-
-/* A flow index of a persistent test is taken once; a TCP_CRR connection
- * only while the test's workers run. */
-static int take_index(struct xp_session *ss, uint32_t idx)
-{
-	if (!xp_test(ss->run.test)->persistent)
-		return atomic_load(&ss->running) ? 0 : -1;
-	if (ss->seen[idx / 8] & (1u << (idx % 8)))
-		return -1;
-	ss->seen[idx / 8] |= (uint8_t)(1u << (idx % 8));
-	return 0;
-}
-
-int xp_srv_route(struct xp_server *s, int fd, int type, uint64_t cookie, uint32_t idx,
-		 const char *peer)
-{
-	struct xp_session *ss = xp_srv_find(s, cookie);
-	struct xp_ratelog *rl = &s->rl[XP_RL_NOISE];
-
-	if (!ss) {
-		xp_ratelog(s->cfg.log, rl, "%s: data connection for unknown test, closed", peer);
-		return -1;
-	}
-	if (xp_test(ss->run.test)->sock_type != type) {
-		xp_ratelog(s->cfg.log, rl, "%s: %s data connection for a %s test, closed",
-			   peer, type == SOCK_STREAM ? "TCP" : "UDP", xp_test_name(ss->run.test));
-		return -1;
-	}
-	if (idx >= ss->setup.flows) {
-		xp_ratelog(s->cfg.log, rl, "%s: flow index %u out of range (%llu flows), "
-			   "closed", peer, idx, (unsigned long long)ss->setup.flows);
-		return -1;
-	}
-	if (take_index(ss, idx)) {
-		xp_ratelog(s->cfg.log, rl, "%s: flow %u repeated, or before the test, "
-			   "closed", peer, idx);
-		return -1;
-	}
-	if (xp_worker_mail(&ss->group.w[idx % (uint32_t)ss->group.n], fd, idx)) {
-		xp_log(s->cfg.log, "%s: worker mailbox full, connection closed", peer);
-		return -1;
-	}
-	return 0;
 }
 
 static void unregister(struct xp_server *s, struct xp_session *ss)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* A worker's direct mode (see below), and the signal that wakes a worker
- * blocked in it. */
+/* A worker's direct mode (see below); the signal that wakes a worker
+ * blocked in it is in common/engine/ask.c. */
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -24,32 +24,6 @@
  * 10 ms timeout cost 2-3%).  Only a UDP_RR client keeps one, as its
  * --rr-timeout: that is how it sees a lost request.  Leaving restores
  * the non-blocking socket and its epoll entry. */
-#define WAKE_SIG SIGURG /* ignored by default: a stray one is harmless */
-
-static void wake_handler(int sig)
-{
-	(void)sig; /* only there to make a blocking recv return EINTR */
-}
-
-/* The signal disposition is per process: set once, before any worker runs. */
-static pthread_once_t wake_once = PTHREAD_ONCE_INIT;
-
-static void wake_install(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = wake_handler; /* no SA_RESTART: recv must return */
-	sigemptyset(&sa.sa_mask);
-	sigaction(WAKE_SIG, &sa, NULL);
-}
-
-void xp_worker_kick(struct xp_worker *w)
-{
-	if (w->started && atomic_load(&w->in_direct))
-		pthread_kill(w->thr, WAKE_SIG);
-}
-
 /* A window fixed small enough that TCP need not scale it (-w 64K at most,
  * on either buffer of this end).  Such a stream is bound by the round trip
  * of the receiver's window updates, and every wake-up sits on that trip:
@@ -140,18 +114,4 @@ void xp_direct_loop(struct xp_worker *w)
 		if (xp_flow_watch(f, f->events ? f->events : events))
 			xp_flow_fail(f, errno);
 	}
-}
-
-void xp_direct_prepare(void)
-{
-	pthread_once(&wake_once, wake_install);
-}
-
-void xp_direct_unblock(void)
-{
-	sigset_t wake;
-
-	sigemptyset(&wake);
-	sigaddset(&wake, WAKE_SIG);
-	pthread_sigmask(SIG_UNBLOCK, &wake, NULL);
 }

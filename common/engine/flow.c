@@ -54,9 +54,7 @@ struct xp_flow *xp_flow_alloc(struct xp_worker *w, int fd, uint32_t idx)
 	f->idx = idx;
 	f->w = w;
 	f->on_io = noop_io;
-	f->side = xp_run_flow_side(w->run, idx);
-	if (!f->side)
-		f->side = w->side;
+	f->side = w->rev && idx >= w->run->flows / 2 ? w->rev : w->side;
 	if (w->run->quota && f->side->sends) {
 		f->quota = 1;
 		f->left = xp_run_flow_quota(w->run, idx);
@@ -225,4 +223,19 @@ int xp_worker_add_flow(struct xp_worker *w, int fd, uint32_t idx,
 		return xp_err_set(err, "worker %d: out of memory for flow %u", w->id, idx);
 	xp_flow_note(w, fd);
 	return 0;
+}
+
+void xp_worker_move_sent(struct xp_flow *f, uint64_t bytes, uint64_t dgrams)
+{
+	struct xp_worker *w = f->w;
+
+	if (dgrams <= w->warm.datagrams_sent) {
+		w->warm.datagrams_sent -= dgrams;
+		w->c.datagrams_sent += dgrams;
+	}
+	if (bytes <= w->warm.bytes_sent) {
+		w->warm.bytes_sent -= bytes;
+		w->c.bytes_sent += bytes;
+		f->bytes += bytes;
+	}
 }

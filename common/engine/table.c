@@ -38,21 +38,6 @@ const struct xp_side_ops *xp_run_flow_side(const struct xp_run *r, uint32_t idx)
 	return xp_engine_side(test, r->role);
 }
 
-int xp_run_flow_s2c(const struct xp_run *r, uint32_t idx)
-{
-	return xp_test(r->test)->server_sends ^ (r->bidir && idx >= r->flows / 2);
-}
-
-uint64_t xp_run_flow_quota(const struct xp_run *r, uint32_t idx)
-{
-	uint32_t n = r->bidir ? r->flows / 2 : r->flows;
-	uint32_t i = r->bidir && idx >= n ? idx - n : idx;
-
-	if (!n)
-		return 0;
-	return r->quota / n + (i < r->quota % n ? 1 : 0);
-}
-
 uint32_t xp_run_quota_flows(const struct xp_run *r, int role)
 {
 	uint32_t i, n = 0;

@@ -37,23 +37,7 @@
 #define MAIL_WAIT_MS 1000 /* a worker slow to take its mail */
 
 /* Tags for the two non-flow descriptors in the epoll set. */
-static char tag_cmd, tag_mbox;
 
-
-static uint64_t drain_ns(const struct xp_worker *w)
-{
-	/* a UDP server has no end of stream: it waits out the client's timeout */
-	if (w->t->udp && w->t->rr)
-		return w->run->rr_timeout_ns + 100 * XP_NS_PER_MS;
-	return 5 * XP_NS_PER_SEC;
-}
-
-static int epoll_add(int epfd, int fd, void *ptr)
-{
-	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = ptr };
-
-	return epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev);
-}
 
 static int alloc_bufs(struct xp_worker *w, struct xp_err *err)
 {
@@ -100,6 +84,7 @@ int xp_worker_init(struct xp_worker *w, int id, int cpu, struct xp_run *run,
 		if (!rev)
 			return xp_err_set(err, "worker: %s has no reverse twin for --bidir",
 					  w->t->name);
+		w->rev = rev;
 		w->state = rev->state > w->state ? rev->state : w->state;
 		w->ticking |= rev->tick != NULL;
 	}
@@ -107,20 +92,13 @@ int xp_worker_init(struct xp_worker *w, int id, int cpu, struct xp_run *run,
 	if (w->epfd < 0)
 		return xp_err_sys(err, errno, "worker %d: epoll_create1", id);
 	w->evfd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-	if (w->evfd < 0 || epoll_add(w->epfd, w->evfd, &tag_cmd))
+	if (w->evfd < 0 || xp_worker_epoll_add(w->epfd, w->evfd, &w->tag_cmd))
 		return xp_err_sys(err, errno, "worker %d: eventfd", id);
 	if (run->role == XP_ROLE_SERVER) {
-		if (xp_mailbox_open(w->mbox) || epoll_add(w->epfd, w->mbox[0], &tag_mbox))
+		if (xp_mailbox_open(w->mbox) || xp_worker_epoll_add(w->epfd, w->mbox[0], &w->tag_mbox))
 			return xp_err_sys(err, errno, "worker %d: mailbox socketpair", id);
 	}
 	return 0; /* buffers come with the thread (xp_worker_start) */
-}
-
-int xp_worker_mbox_watch(struct xp_worker *w, int on)
-{
-	if (on)
-		return epoll_add(w->epfd, w->mbox[0], &tag_mbox);
-	return epoll_ctl(w->epfd, EPOLL_CTL_DEL, w->mbox[0], NULL);
 }
 
 static void take_mail(struct xp_worker *w)
@@ -154,153 +132,6 @@ static void take_mail(struct xp_worker *w)
 	}
 }
 
-void xp_worker_move_sent(struct xp_flow *f, uint64_t bytes, uint64_t dgrams)
-{
-	struct xp_worker *w = f->w;
-
-	if (dgrams <= w->warm.datagrams_sent) {
-		w->warm.datagrams_sent -= dgrams;
-		w->c.datagrams_sent += dgrams;
-	}
-	if (bytes <= w->warm.bytes_sent) {
-		w->warm.bytes_sent -= bytes;
-		w->c.bytes_sent += bytes;
-		f->bytes += bytes;
-	}
-}
-
-/* UDP bulk receivers count by the datagrams' own mark (--omit), not by
- * time: the end of the warm-up leaves what they counted alone. */
-static int counts_by_mark(const struct xp_worker *w, const struct xp_flow *f)
-{
-	return w->t->udp && w->t->bulk && (!f || !f->side->sends);
-}
-
-static void begin_measure(struct xp_worker *w)
-{
-	struct xp_counters *c = &w->c, *m = &w->warm;
-	uint32_t i;
-
-#define MOVE(x) (m->x += c->x, c->x = 0)
-	MOVE(bytes_sent);
-	MOVE(datagrams_sent);
-	MOVE(lost);
-	MOVE(transactions);
-	if (!counts_by_mark(w, NULL)) {
-		MOVE(bytes_received);
-		MOVE(datagrams_received);
-		MOVE(out_of_order);
-		MOVE(duplicates);
-	}
-#undef MOVE
-	xp_hist_reset(w->hist);
-	if (w->raw_hist)
-		xp_hist_reset(w->raw_hist);
-	for (i = 0; i < w->nlive; i++) {
-		struct xp_flow *f = w->live[i];
-
-		if (!counts_by_mark(w, f)) {
-			f->omitted += f->bytes;
-			f->bytes = f->dgrams = 0;
-		}
-		f->omitted_trans = f->trans;
-		f->trans = 0;
-		if (f->side->measure)
-			f->side->measure(f);
-	}
-	w->t_go = w->now;
-	atomic_store_explicit(&w->warmed, 1, memory_order_release);
-}
-
-int xp_worker_measured(struct xp_worker *w, uint32_t unused)
-{
-	(void)unused;
-	return atomic_load_explicit(&w->warmed, memory_order_acquire);
-}
-
-int xp_worker_await(struct xp_worker *w, int (*ready)(struct xp_worker *, uint32_t),
-		    uint32_t arg, uint64_t deadline)
-{
-	unsigned n = 0;
-
-	while (!ready(w, arg)) {
-		if (xp_now_ns() >= deadline)
-			return 0;
-		usleep(50);
-		if (++n % 200 == 0)
-			xp_worker_kick(w);
-	}
-	return 1;
-}
-
-void xp_worker_ask(struct xp_worker *w)
-{
-	uint64_t one = 1;
-
-	atomic_fetch_add(&w->asks, 1);
-	if (write(w->evfd, &one, sizeof(one)) < 0) {
-		/* the eventfd counter cannot overflow here */
-	}
-	xp_worker_kick(w);
-}
-
-void xp_worker_measure(struct xp_worker *w)
-{
-	atomic_store(&w->measure_req, 1);
-	xp_worker_ask(w);
-}
-
-void xp_worker_on_cmd(struct xp_worker *w)
-{
-	uint64_t v;
-	int cmd;
-	uint32_t i;
-
-	w->asks_seen = atomic_load(&w->asks); /* what is asked later is seen next time */
-	if (read(w->evfd, &v, sizeof(v)) < 0 && errno != EAGAIN)
-		return;
-	xp_worker_fds_asked(w);
-	xp_take_snapshot(w);
-	cmd = atomic_load(&w->cmd);
-	w->now = xp_now_ns();
-	if (cmd >= XP_CMD_GO && !w->going) {
-		w->going = 1;
-		w->t_go = w->now;
-		for (i = w->nlive; i-- > 0;)
-			if (i < w->nlive && w->live[i]->side->go)
-				w->live[i]->side->go(w->live[i]);
-	}
-	if (w->going && !w->warmed && atomic_load(&w->measure_req))
-		begin_measure(w);
-	if (cmd >= XP_CMD_STOP && !w->stopping) {
-		w->stopping = 1;
-		w->t_stop = w->now;
-		w->drain_deadline = w->now + drain_ns(w);
-		/* backwards: a flow finished by stop() is replaced by the last */
-		for (i = w->nlive; i-- > 0;)
-			if (i < w->nlive && w->live[i]->side->stop)
-				w->live[i]->side->stop(w->live[i]);
-	}
-}
-
-void xp_worker_tick(struct xp_worker *w)
-{
-	uint32_t i;
-
-	if (!w->ticking)
-		return;
-	for (i = w->nlive; i-- > 0;)
-		if (i < w->nlive && w->live[i]->side->tick)
-			w->live[i]->side->tick(w->live[i]);
-}
-
-int xp_worker_finished(const struct xp_worker *w)
-{
-	if (atomic_load_explicit(&w->cmd, memory_order_relaxed) == XP_CMD_ABORT)
-		return 1;
-	return w->stopping && (w->nlive == 0 || w->now >= w->drain_deadline);
-}
-
 static void dispatch(struct xp_worker *w, struct epoll_event *ev, int n)
 {
 	int i;
@@ -308,9 +139,9 @@ static void dispatch(struct xp_worker *w, struct epoll_event *ev, int n)
 	for (i = 0; i < n; i++) {
 		void *p = ev[i].data.ptr;
 
-		if (p == &tag_cmd)
+		if (p == &w->tag_cmd)
 			xp_worker_on_cmd(w);
-		else if (p == &tag_mbox)
+		else if (p == &w->tag_mbox)
 			take_mail(w);
 		else
 			((struct xp_flow *)p)->on_io(p, ev[i].events);
@@ -410,7 +241,7 @@ static void *worker_main(void *arg)
 			snprintf(w->errmsg, sizeof(w->errmsg),
 				 "flow %u%s: peer silent for %.1f s after the end of the test, "
 				 "closed", w->live[0]->idx, w->nlive > 1 ? " and others" : "",
-				 (double)drain_ns(w) / XP_NS_PER_SEC);
+				 (double)(w->drain_deadline - w->t_stop) / XP_NS_PER_SEC);
 	}
 	while (w->nlive)
 		xp_flow_finish(w->live[w->nlive - 1]);

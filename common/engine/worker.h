@@ -153,6 +153,7 @@ struct xp_worker {
 	pthread_t thr;
 	int started;
 	int epfd, evfd, mbox[2];
+	char tag_cmd, tag_mbox; /* their epoll tags: only their addresses count */
 	_Atomic int cmd;
 	_Atomic int in_direct; /* blocked reads possible: wake with xp_worker_kick */
 	_Atomic int fds_state;  /* FDS_*: own descriptor table yet? (worker_fds.c) */
@@ -161,6 +162,7 @@ struct xp_worker {
 	struct xp_run *run;
 	const struct xp_test *t;   /* facts about the test (common/tests.h) */
 	const struct xp_side_ops *side; /* the test's; a flow runs f->side */
+	const struct xp_side_ops *rev;  /* --bidir: the second half of the flows' */
 	size_t state;              /* engine state per flow: the largest of its sides' */
 	struct xp_flow **live;
 	uint32_t nlive, caplive, active;

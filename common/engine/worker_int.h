@@ -8,6 +8,8 @@
 
 #include "common/engine/worker.h"
 
+/* epoll_ctl ADD of fd for input, with ptr as its tag (common/engine/ask.c). */
+int xp_worker_epoll_add(int epfd, int fd, void *ptr);
 /* Post a request already recorded in w (a command, a snapshot, the end
  * of the warm-up): count it, wake the epoll loop and a blocked recv. */
 void xp_worker_ask(struct xp_worker *w);
