@@ -150,21 +150,25 @@ def check_includes(src, rooms, files, bad):
 
 
 def nm_graph(build, files):
-    """file -> files whose symbols it uses, from each .c's object file."""
+    """file -> files whose symbols it uses, from each .c's object file
+    (one nm over them all: nm -A names the object on every line)."""
     defs, uses = {}, collections.defaultdict(set)
-    objs = [f for f in files if f.endswith(".c") and
-            os.path.exists(os.path.join(build, f[:-2] + ".o"))]
-    for f in objs:
-        out = subprocess.run(["nm", "-P", os.path.join(build, f[:-2] + ".o")],
-                             capture_output=True, text=True, check=True).stdout
-        for line in out.splitlines():
-            p = line.split()
-            if len(p) < 2:
-                continue
-            if p[1] == "U":
-                uses[f].add(p[0])
-            elif p[1] in "TDBRCVWG":
-                defs[p[0]] = f
+    objs = {os.path.join(build, f[:-2] + ".o"): f for f in files if f.endswith(".c")}
+    objs = {o: f for o, f in objs.items() if os.path.exists(o)}
+    if not objs:
+        return {}, 0
+    out = subprocess.run(["nm", "-A", "-P"] + sorted(objs), capture_output=True,
+                         text=True, check=True).stdout
+    for line in out.splitlines():
+        obj, _, rest = line.partition(": ")
+        p = rest.split()
+        if obj not in objs or len(p) < 2:
+            continue
+        f = objs[obj]
+        if p[1] == "U":
+            uses[f].add(p[0])
+        elif p[1] in "TDBRCVWG":
+            defs[p[0]] = f
     graph = {f: {defs[u] for u in us if u in defs and defs[u] != f} for f, us in uses.items()}
     return graph, len(objs)
 
