@@ -204,6 +204,10 @@ void xp_srv_cost(const struct xp_msg_setup *p, struct xp_cost *c)
 
 static const char *const what[] = { "memory", "flows", "descriptors", "threads",
 				    "spinning workers" };
+/* ... and what raises each */
+static const char *const raise_by[] = { "--total-memory", "--total-flows",
+					"ulimit -n (RLIMIT_NOFILE)", "--total-threads",
+					"--allow-spin on more CPUs" };
 
 static uint64_t *ref(struct xp_cost *c, int i)
 {
@@ -230,8 +234,10 @@ static int fits(struct xp_server *s, const struct xp_cost *want, struct xp_err *
 
 		if (xp_u64_add(used, need, &total) || total > max)
 			return xp_err_set(err, "server busy: not enough %s left for this test "
-					  "(it needs %llu, %llu of %llu free)", what[i],
-					  (ull)need, (ull)(max > used ? max - used : 0), (ull)max);
+					  "(it needs %llu, %llu of %llu free; the server's %s "
+					  "raises it)", what[i], (ull)need,
+					  (ull)(max > used ? max - used : 0), (ull)max,
+					  raise_by[i]);
 	}
 	return 0;
 }
@@ -244,13 +250,14 @@ int xp_srv_admit(struct xp_server *s, const struct xp_addr *a, const struct xp_c
 	int i;
 
 	if (s->nsess >= s->cfg.max_tests)
-		return xp_err_set(err, "server busy: %u tests running (max %u)", s->nsess,
-				  s->cfg.max_tests);
+		return xp_err_set(err, "server busy: %u tests running (max %u; the server's "
+				  "--max-tests raises it)", s->nsess, s->cfg.max_tests);
 	if (per && mine >= per) {
 		xp_addr_str(a, ip, sizeof(ip));
 		*strrchr(ip, ':') = 0; /* the address, not the port */
 		return xp_err_set(err, "server busy: %u tests running from %s (max %u per "
-				  "address)", mine, ip, per);
+				  "address; the server's --max-tests-per-addr raises it)", mine,
+				  ip, per);
 	}
 	if (fits(s, c, err))
 		return -1;
@@ -294,4 +301,35 @@ void xp_srv_budget_init(struct xp_server *s)
 	s->max.flows = or_unlimited(s->cfg.total_flows);
 	s->max.fds = fds > FDS_BASE + s->maxpend ? fds - FDS_BASE - s->maxpend : 0;
 	s->max.spin = s->cfg.allow_spin ? (uint64_t)(n > 0 ? n : 1) : 0;
+}
+
+/* How many of the smallest tests real clients open at once (one TCP
+ * stream, one flow, one worker, 128K sends: what flent's netperf series and
+ * an iperf3 client each are) the budget affords, at most XP_TESTS_MAX. */
+static uint32_t affordable_tests(const struct xp_server *s)
+{
+	struct xp_msg_setup p;
+	struct xp_cost c;
+	uint64_t n = XP_TESTS_MAX;
+	int i;
+
+	memset(&p, 0, sizeof(p));
+	p.test = XP_TCP_STREAM;
+	p.flows = p.threads = 1;
+	p.req_size = p.rsp_size = 128u << 10;
+	xp_srv_cost(&p, &c);
+	for (i = 0; i < 5; i++)
+		if (get(&c, i) && get(&s->max, i) / get(&c, i) < n)
+			n = get(&s->max, i) / get(&c, i);
+	return n ? (uint32_t)n : 1;
+}
+
+void xp_srv_caps_init(struct xp_server *s)
+{
+	uint32_t n = affordable_tests(s), q = n / 4 ? n / 4 : 1;
+
+	if (!s->cfg.max_tests)
+		s->cfg.max_tests = n;
+	if (s->cfg.max_tests_per_addr == XP_CAP_DERIVED)
+		s->cfg.max_tests_per_addr = q < s->cfg.max_tests ? q : s->cfg.max_tests;
 }

@@ -170,6 +170,7 @@ struct xp_server *xp_server_open(const struct xp_server_cfg *cfg, struct xp_err 
 	s->lfd = s->ufd[0] = s->ufd[1] = s->stopfd = s->done[0] = s->done[1] = -1;
 	s->spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	xp_srv_budget_init(s);
+	xp_srv_caps_init(s);
 	s->pend = calloc(s->maxpend, sizeof(*s->pend));
 	s->sess = calloc(s->cfg.max_tests + 1, sizeof(*s->sess));
 	s->epfd = epoll_create1(EPOLL_CLOEXEC);

@@ -34,7 +34,7 @@ struct xp_server_cfg {
 	/* Hardening (0 = no such limit, except header_timeout_ns: 0 = the
 	 * default XP_HEADER_TIMEOUT_NS).  See xperf(1), SERVER. */
 	const struct xp_auth_key *auth; /* pre-shared key, NULL: none */
-	uint32_t max_tests_per_addr;   /* tests at once from one address */
+	uint32_t max_tests_per_addr;   /* tests at once from one address (0: no cap) */
 	uint32_t max_pending_per_addr; /* connections still to send their first message */
 	uint64_t header_timeout_ns;    /* ... and how long they may take */
 	uint64_t total_memory;         /* buffers all tests together may reserve */
@@ -52,6 +52,10 @@ struct xp_server_cfg {
 };
 
 #define XP_HEADER_TIMEOUT_NS (5 * 1000000000ull)
+#define XP_TESTS_MAX 1024 /* --max-tests at most */
+/* max_tests 0 and max_tests_per_addr XP_CAP_DERIVED: the server derives
+ * them from its budget (xp_server_cfg(s) then holds the numbers). */
+#define XP_CAP_DERIVED UINT32_MAX
 
 struct xp_server;
 

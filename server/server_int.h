@@ -115,5 +115,10 @@ void xp_srv_release(struct xp_server *s, const struct xp_cost *c);
 /* The budget's size, from the configuration, the CPUs and the descriptor
  * limit; also sizes the pending table. */
 void xp_srv_budget_init(struct xp_server *s);
+/* After it, the caps left to the server (--max-tests 0, --max-tests-per-addr
+ * not given): as many tests as the budget affords one-stream tests, at most
+ * XP_TESTS_MAX, and a quarter of those (at most --max-tests) per address,
+ * so that no one address holds the whole server. */
+void xp_srv_caps_init(struct xp_server *s);
 
 #endif

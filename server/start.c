@@ -30,7 +30,8 @@ void xp_server_cfg_from_opts(const struct xp_opts *o, struct xp_server_cfg *c)
 	c->verbose = o->verbose;
 	c->log = stderr;
 	c->sigfd = -1;
-	c->max_tests_per_addr = (uint32_t)o->max_tests_per_addr;
+	c->max_tests_per_addr = xp_opts_given(o, max_tests_per_addr) ?
+		(uint32_t)o->max_tests_per_addr : XP_CAP_DERIVED;
 	c->max_pending_per_addr = (uint32_t)o->max_pending_per_addr;
 	c->header_timeout_ns = o->header_timeout;
 	c->total_memory = o->total_memory;
@@ -61,19 +62,33 @@ void xp_raise_fd_limit(void)
 	}
 }
 
-/* --max-tests x --max-flows descriptors, at worst: more than the limit? */
-static void warn_fds(const struct xp_server_cfg *c)
+/* --max-tests x --max-flows descriptors, at worst: more than the limit?
+ * (Only for a --max-tests given: the one the server derives fits.) */
+static void warn_fds(const struct xp_opts *o, const struct xp_server_cfg *c)
 {
 	struct rlimit rl;
 	unsigned long long need = (unsigned long long)c->max_tests * c->max_flows;
 
-	if (!c->log || getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur == RLIM_INFINITY ||
+	if (!xp_opts_given(o, max_tests) || !o->max_tests || !c->log || getrlimit(RLIMIT_NOFILE, &rl) ||
+	    rl.rlim_cur == RLIM_INFINITY ||
 	    need <= rl.rlim_cur)
 		return;
 	fprintf(c->log, "xperf: warning: --max-tests %u x --max-flows %u = %llu flows, "
 		"more than the %llu descriptors the server may open (ulimit -n): tests "
 		"that do not fit are refused (\"server busy\")\n", c->max_tests, c->max_flows,
 		need, (unsigned long long)rl.rlim_cur);
+}
+
+/* The caps in force, and where they came from. */
+static void log_caps(const struct xp_opts *o, const struct xp_server_cfg *c)
+{
+	if (!c->log)
+		return;
+	fprintf(c->log, "xperf: up to %u tests at once (%s), %u from one address (%s)\n",
+		c->max_tests, xp_opts_given(o, max_tests) && o->max_tests ? "--max-tests" :
+		"what the descriptors, memory and threads afford; --max-tests sets it",
+		c->max_tests_per_addr, xp_opts_given(o, max_tests_per_addr) ?
+		"--max-tests-per-addr" : "a quarter of what the budget affords; --max-tests-per-addr sets it");
 }
 
 static int daemonize(const struct xp_opts *o, FILE **log)
@@ -134,7 +149,8 @@ int xp_server_main(const struct xp_opts *o, xp_agent_fn agent, void *agent_ctx)
 			xp_server_cfg(s)->listen_mptcp ? " (MPTCP and TCP)" : "",
 			cfg.auth ? " (clients must authenticate: --auth-file)" : "",
 			cfg.agent ? " (agent: runs tests for authenticated controllers)" : "");
-	warn_fds(&cfg);
+	log_caps(o, xp_server_cfg(s));
+	warn_fds(o, xp_server_cfg(s));
 	rc = xp_server_run(s);
 	xp_server_close(s);
 	xp_auth_key_wipe(&key);

@@ -215,12 +215,14 @@ START_TEST(test_admission)
 		s->sess[s->nsess++] = &ss[i];
 	}
 	ck_assert_int_eq(xp_srv_admit(s, &a, &c, &err), -1);
-	ck_assert_str_eq(err.msg, "server busy: 2 tests running from 10.0.0.3 (max 2 per address)");
+	ck_assert_str_eq(err.msg, "server busy: 2 tests running from 10.0.0.3 (max 2 per address; "
+			  "the server's --max-tests-per-addr raises it)");
 	ck_assert_int_eq(xp_srv_admit(s, &b, &c, &err), 0);
 	ss[2].addr = b;
 	s->sess[s->nsess++] = &ss[2];
 	ck_assert_int_eq(xp_srv_admit(s, &b, &c, &err), -1);
-	ck_assert_str_eq(err.msg, "server busy: 3 tests running (max 3)");
+	ck_assert_str_eq(err.msg, "server busy: 3 tests running (max 3; the server's --max-tests "
+			  "raises it)");
 	ck_assert_uint_eq(s->used.threads, 3);
 	for (i = 0; i < 3; i++)
 		xp_srv_release(s, &c);
@@ -233,7 +235,72 @@ START_TEST(test_admission)
 	xp_srv_cost(&p, &c);
 	ck_assert_int_eq(xp_srv_admit(s, &a, &c, &err), -1);
 	assert_has(err.msg, "server busy: not enough memory left");
+	assert_has(err.msg, "the server's --total-memory raises it");
 	free(s->sess);
+	free(s);
+}
+END_TEST
+
+/* The caps a server derives (no --max-tests, no --max-tests-per-addr):
+ * the scarcest resource in the budget over what one stream test costs,
+ * a quarter of that per address; a cap given is kept. */
+static struct xp_server *derived(uint64_t memory, uint32_t threads, uint32_t per)
+{
+	struct xp_server *s = calloc(1, sizeof(*s));
+
+	ck_assert_ptr_nonnull(s);
+	cfg_default(&s->cfg);
+	s->cfg.max_tests = 0;
+	s->cfg.max_tests_per_addr = per;
+	s->cfg.total_memory = memory;
+	s->cfg.total_threads = threads;
+	xp_srv_budget_init(s);
+	xp_srv_caps_init(s);
+	return s;
+}
+
+START_TEST(test_derived_caps)
+{
+	struct xp_msg_setup p;
+	struct xp_cost c;
+	struct xp_server *s;
+
+	memset(&p, 0, sizeof(p));
+	p.test = XP_TCP_STREAM;
+	p.flows = p.threads = 1;
+	p.req_size = p.rsp_size = 128u << 10;
+	xp_srv_cost(&p, &c);
+	/* memory the scarcest: 40 such tests' worth, 10 per address */
+	s = derived(40 * c.mem + c.mem / 2, 0, XP_CAP_DERIVED);
+	ck_assert_uint_eq(s->cfg.max_tests, 40);
+	ck_assert_uint_eq(s->cfg.max_tests_per_addr, 10);
+	free(s);
+	/* worker threads the scarcest */
+	s = derived(0, 256, XP_CAP_DERIVED);
+	ck_assert_uint_le(s->cfg.max_tests, 256);
+	ck_assert_uint_eq(s->cfg.max_tests_per_addr, s->cfg.max_tests / 4);
+	ck_assert_uint_ge(s->cfg.max_tests_per_addr, 16); /* flent's tcp_nup 16 */
+	free(s);
+	/* one thread: one test, and that one address may hold it */
+	s = derived(0, 1, XP_CAP_DERIVED);
+	ck_assert_uint_eq(s->cfg.max_tests, 1);
+	ck_assert_uint_eq(s->cfg.max_tests_per_addr, 1);
+	free(s);
+	/* a --max-tests given: the per-address cap is no more than it */
+	s = calloc(1, sizeof(*s));
+	ck_assert_ptr_nonnull(s);
+	cfg_default(&s->cfg);
+	s->cfg.max_tests = 3;
+	s->cfg.max_tests_per_addr = XP_CAP_DERIVED;
+	xp_srv_budget_init(s);
+	xp_srv_caps_init(s);
+	ck_assert_uint_eq(s->cfg.max_tests, 3);
+	ck_assert_uint_eq(s->cfg.max_tests_per_addr, 3);
+	free(s);
+	/* a per-address cap given (0: none) is kept */
+	s = derived(0, 8, 0);
+	ck_assert_uint_eq(s->cfg.max_tests, 8);
+	ck_assert_uint_eq(s->cfg.max_tests_per_addr, 0);
 	free(s);
 }
 END_TEST
@@ -407,6 +474,7 @@ static Suite *harden_suite(void)
 	tcase_add_test(tc, test_udp_handshake_codec);
 	tcase_add_test(tc, test_setup_overflows);
 	tcase_add_test(tc, test_admission);
+	tcase_add_test(tc, test_derived_caps);
 	tcase_add_test(tc, test_same_ip);
 	tcase_add_test(tc, test_clean_on_receipt);
 	tcase_add_test(tc, test_verify);
