@@ -80,7 +80,7 @@ int main(int argc, char **argv)
 		return XP_EXIT_OK;
 	}
 	if (o.server && o.agent) {
-		struct xp_agent_ctx ac = { o.auth_file, PTHREAD_MUTEX_INITIALIZER };
+		struct xp_agent_ctx ac = { o.auth_file };
 
 		return xp_server_main(&o, xp_agent_serve, &ac);
 	}

@@ -9,17 +9,15 @@
 #ifndef XP_CLIENT_AGENT_H
 #define XP_CLIENT_AGENT_H
 
-#include <pthread.h>
-
 #include "client/report/cli.h"
 #include "client/fleet/fanout.h"
 #include "proto/msg.h"
 
-/* What the agent's runs share: its key file (used toward the target too)
- * and a lock around option parsing (getopt keeps its state in libc). */
+/* What the agent's runs share: its key file (used toward the target too).
+ * Runs parse their options at once: the parser keeps no state outside
+ * its call (common/argscan.h). */
 struct xp_agent_ctx {
 	const char *auth_file;
-	pthread_mutex_t parse_mu;
 };
 
 /* The agent's side, run by the server in a session thread (struct
