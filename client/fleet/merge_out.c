@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "client/report/hist.h"
+#include "common/argscan.h"
 #include "common/exitcodes.h"
 
 #define FILE_MAX (64u << 20) /* a result with per-interval data is far smaller */
@@ -181,23 +182,64 @@ out:
 	return rc;
 }
 
+static const struct xp_argdef merge_opts[] = {
+	{ 'J', "json", XP_ARG_NONE },
+	{ 'h', "help", XP_ARG_NONE },
+};
+#define NOPTS (sizeof(merge_opts) / sizeof(merge_opts[0]))
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: xperf merge [-J|--json] [--] RESULT.json...\n"
+		   "  adds the results of tests that ran at the same time (xperf --json\n"
+		   "  files of one test type): bytes, datagrams, transactions and rates\n"
+		   "  are summed, latency histograms merged exactly; options may come\n"
+		   "  before or after the files, and every word after -- is a file\n");
+}
+
+/* Options anywhere; the files, in order, into files[] (room for argc). */
+static int parse(int argc, char **argv, char **files, int *n, int *json, int *help,
+		 struct xp_err *err)
+{
+	struct xp_argscan s;
+	const char *val;
+	int k;
+
+	*n = *json = *help = 0;
+	xp_argscan_init(&s, argc, argv);
+	while ((k = xp_argscan_next(&s, merge_opts, NOPTS, &val, err)) != XP_ARGS_END) {
+		if (k == XP_ARGS_ERROR)
+			return -1;
+		if (k == XP_ARGS_OPERAND)
+			files[(*n)++] = (char *)val;
+		else if (merge_opts[k].sc == 'J')
+			*json = 1;
+		else
+			*help = 1;
+	}
+	return 0;
+}
+
 int xp_merge_main(int argc, char **argv)
 {
 	struct xp_err err;
-	int json = argc > 1 && (!strcmp(argv[1], "--json") || !strcmp(argv[1], "-J"));
-	int first = 1 + json;
+	char **files = calloc((size_t)argc + 1, sizeof(*files));
+	int n, json, help, rc = XP_EXIT_OK;
 
-	if (argc - first < 1 || (argc > 1 && !strcmp(argv[1], "--help"))) {
-		fprintf(argc > 1 && !strcmp(argv[1], "--help") ? stdout : stderr,
-			"usage: xperf merge [--json] RESULT.json...\n"
-			"  adds the results of tests that ran at the same time (xperf --json\n"
-			"  files of one test type): bytes, datagrams, transactions and rates\n"
-			"  are summed, latency histograms merged exactly\n");
-		return argc > 1 && !strcmp(argv[1], "--help") ? XP_EXIT_OK : XP_EXIT_USAGE;
-	}
-	if (merge_files(argv + first, argc - first, json, &err)) {
-		fprintf(stderr, "xperf merge: %s\n", err.msg);
+	if (!files) {
+		fprintf(stderr, "xperf merge: out of memory\n");
 		return XP_EXIT_FAIL;
 	}
-	return XP_EXIT_OK;
+	if (parse(argc, argv, files, &n, &json, &help, &err)) {
+		fprintf(stderr, "xperf merge: %s (see xperf merge --help)\n", err.msg);
+		rc = XP_EXIT_USAGE;
+	} else if (help || !n) {
+		usage(help ? stdout : stderr);
+		rc = help ? XP_EXIT_OK : XP_EXIT_USAGE;
+	} else if (merge_files(files, n, json, &err)) {
+		fprintf(stderr, "xperf merge: %s\n", err.msg);
+		rc = XP_EXIT_FAIL;
+	}
+	free(files);
+	return rc;
 }
