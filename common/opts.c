@@ -161,6 +161,24 @@ int xp_opts_parse_flags(struct xp_opts *o, int argc, char **argv, unsigned flags
 	return xp_opts_validate(o, flags, err);
 }
 
+int xp_opts_each(int argc, char **argv,
+		 int (*fn)(void *ctx, const char *lname, const char *val), void *ctx)
+{
+	struct xp_argdef defs[NDESCS];
+	struct xp_argscan s;
+	struct xp_err err;
+	const char *val;
+	int k;
+
+	build_defs(defs);
+	xp_argscan_init(&s, argc, argv);
+	while ((k = xp_argscan_next(&s, defs, NDESCS, &val, &err)) != XP_ARGS_END) {
+		if (k == XP_ARGS_ERROR || (k >= 0 && fn(ctx, descs[k].lname, val)))
+			return -1;
+	}
+	return 0;
+}
+
 static void usage_line(FILE *f, const struct xp_opt_desc *d)
 {
 	char left[64];

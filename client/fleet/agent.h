@@ -35,8 +35,9 @@ int xp_controller_prepare(const struct xp_opts *o, struct xp_fanout *f,
 int xp_controller_run(const struct xp_cli *c, const struct xp_fanout *f);
 
 /* The options to forward: the command line without what the controller
- * itself decides (--from, -c, -p, -P, --json, --auth-file), as a JSON array
- * of strings into buf.  -1 when it does not fit. */
+ * itself decides (--from, -c, -p, -P, --json, --auth-file), each option as
+ * one word by its long name ("--length=2", however it was typed), as a
+ * JSON array of strings into buf.  -1 when it does not fit. */
 int xp_controller_args(int argc, char **argv, char *buf, size_t len);
 
 #endif
