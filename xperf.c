@@ -20,12 +20,13 @@
 #include "server/start.h"
 
 /* Usage errors are reported in the format asked for, even when the
- * command line did not parse: 1 --json, 2 --json-stream, 0 text. */
+ * command line did not parse: 1 --json, 2 --json-stream, 0 text (after
+ * "--" every word is an operand). */
 static int wants_json(int argc, char **argv)
 {
 	int i;
 
-	for (i = 1; i < argc; i++) {
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
 		if (!strcmp(argv[i], "--json-stream"))
 			return 2;
 		if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "-J"))
