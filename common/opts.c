@@ -129,6 +129,18 @@ static void build_defs(struct xp_argdef *defs)
 	}
 }
 
+size_t xp_opts_argdefs(struct xp_argdef *defs, size_t cap)
+{
+	struct xp_argdef all[NDESCS];
+	size_t i, n = 0;
+
+	build_defs(all);
+	for (i = 0; i < NDESCS && n < cap; i++)
+		if (all[i].lname)
+			defs[n++] = all[i];
+	return n;
+}
+
 int xp_opts_parse(struct xp_opts *o, int argc, char **argv,
 		  struct xp_err *err)
 {

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "common/argscan.h"
 #include "common/err.h"
 
 #define XP_TYPE_FLAG int
@@ -70,6 +71,10 @@ int xp_opts_parse_flags(struct xp_opts *o, int argc, char **argv, unsigned flags
  * that does not parse or a stop. */
 int xp_opts_each(int argc, char **argv,
 		 int (*fn)(void *ctx, const char *lname, const char *val), void *ctx);
+/* The option table as the command-line scanner reads it (common/argscan.h),
+ * for a mode that reads these options among its own (xperf lab): one row
+ * per option, at most cap; the count. */
+size_t xp_opts_argdefs(struct xp_argdef *defs, size_t cap);
 /* Set the numeric option named by its long name ("msg-size") from text
  * ("64K"), as the command line would; then xp_opts_check.  For --sweep.
  * -1 with err for an unknown or non-numeric option or a bad value. */
