@@ -20,12 +20,13 @@
 #include "server/start.h"
 
 /* Usage errors are reported in the format asked for, even when the
- * command line did not parse: 1 --json, 2 --json-stream, 0 text. */
+ * command line did not parse: 1 --json, 2 --json-stream, 0 text (after
+ * "--" every word is an operand). */
 static int wants_json(int argc, char **argv)
 {
 	int i;
 
-	for (i = 1; i < argc; i++) {
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
 		if (!strcmp(argv[i], "--json-stream"))
 			return 2;
 		if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "-J"))
@@ -80,7 +81,7 @@ int main(int argc, char **argv)
 		return XP_EXIT_OK;
 	}
 	if (o.server && o.agent) {
-		struct xp_agent_ctx ac = { o.auth_file, PTHREAD_MUTEX_INITIALIZER };
+		struct xp_agent_ctx ac = { o.auth_file };
 
 		return xp_server_main(&o, xp_agent_serve, &ac);
 	}

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #include "common/opts.h"
 
-#include <getopt.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/argscan.h"
 #include "common/netparse.h"
 #include "common/opts_int.h"
 #include "common/units.h"
@@ -13,7 +13,6 @@
 
 #define NDESCS xp_opt_ndescs
 #define descs xp_opt_descs
-#define LONG_ONLY_BASE 256
 
 static int add_multi(void *p, const char *arg, const char *what, struct xp_err *err)
 {
@@ -114,51 +113,32 @@ void xp_opts_defaults(struct xp_opts *o)
 			abort(); /* a bad default is a build bug, caught by tests */
 }
 
-static void build_getopt(struct option *lo, char *shorts)
+/* The scanner's table: row i is descs[i] (a section is never matched). */
+static void build_defs(struct xp_argdef *defs)
 {
-	size_t i, n = 0, s = 0;
+	size_t i;
 
 	for (i = 0; i < NDESCS; i++) {
 		const struct xp_opt_desc *d = &descs[i];
 
-		if (d->kind == XP_K_SECTION)
-			continue;
-		lo[n].name = d->lname;
-		lo[n].has_arg = d->kind == XP_K_FLAG   ? no_argument
-				: d->kind == XP_K_OSTR ? optional_argument
-						       : required_argument;
-		lo[n].flag = NULL;
-		lo[n].val = d->sc ? d->sc : (int)(LONG_ONLY_BASE + i);
-		n++;
-		if (d->sc) {
-			shorts[s++] = d->sc;
-			if (d->kind != XP_K_FLAG)
-				shorts[s++] = ':';
-		}
+		defs[i].sc = d->kind == XP_K_SECTION ? 0 : d->sc;
+		defs[i].lname = d->kind == XP_K_SECTION ? NULL : d->lname;
+		defs[i].has = d->kind == XP_K_FLAG   ? XP_ARG_NONE
+			      : d->kind == XP_K_OSTR ? XP_ARG_OPT
+						     : XP_ARG_REQ;
 	}
-	memset(&lo[n], 0, sizeof(lo[n]));
-	shorts[s] = 0;
 }
 
-static const struct xp_opt_desc *find_desc(int val)
+size_t xp_opts_argdefs(struct xp_argdef *defs, size_t cap)
 {
-	size_t i;
+	struct xp_argdef all[NDESCS];
+	size_t i, n = 0;
 
-	if (val >= LONG_ONLY_BASE && (size_t)(val - LONG_ONLY_BASE) < NDESCS)
-		return &descs[val - LONG_ONLY_BASE];
-	for (i = 0; i < NDESCS; i++)
-		if (descs[i].kind != XP_K_SECTION && descs[i].sc == val)
-			return &descs[i];
-	return NULL;
-}
-
-static int bad_option(int argc, char **argv, struct xp_err *err)
-{
-	const char *arg = optind - 1 < argc ? argv[optind - 1] : "?";
-
-	if (optopt)
-		return xp_err_set(err, "unknown option '-%c'", optopt);
-	return xp_err_set(err, "unknown option '%s'", arg);
+	build_defs(all);
+	for (i = 0; i < NDESCS && n < cap; i++)
+		if (all[i].lname)
+			defs[n++] = all[i];
+	return n;
 }
 
 int xp_opts_parse(struct xp_opts *o, int argc, char **argv,
@@ -170,36 +150,45 @@ int xp_opts_parse(struct xp_opts *o, int argc, char **argv,
 int xp_opts_parse_flags(struct xp_opts *o, int argc, char **argv, unsigned flags,
 			struct xp_err *err)
 {
-	struct option lo[NDESCS + 1];
-	char shorts[2 * NDESCS + 2];
-	int c;
+	struct xp_argdef defs[NDESCS];
+	struct xp_argscan s;
+	const char *val;
+	int k;
 
 	xp_opts_defaults(o);
-	build_getopt(lo, shorts + 1);
-	shorts[0] = ':'; /* report a missing argument as ':' */
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
-		const struct xp_opt_desc *d;
-
-		if (c == '?')
-			return bad_option(argc, argv, err);
-		if (c == ':')
-			return xp_err_set(err, "option '%s' needs an argument",
-					  argv[optind - 1]);
-		d = find_desc(c);
-		if (!d)
-			return xp_err_set(err, "internal: option %d", c);
-		if (set_value(o, d, optarg, err))
+	build_defs(defs);
+	xp_argscan_init(&s, argc, argv);
+	while ((k = xp_argscan_next(&s, defs, NDESCS, &val, err)) != XP_ARGS_END) {
+		if (k == XP_ARGS_ERROR)
 			return -1;
-		if (d->idx >= 0)
-			o->given[d->idx] = 1;
+		if (k == XP_ARGS_OPERAND)
+			return xp_err_set(err, "unexpected argument '%s'", val);
+		if (set_value(o, &descs[k], val, err))
+			return -1;
+		if (descs[k].idx >= 0)
+			o->given[descs[k].idx] = 1;
 	}
-	if (optind < argc)
-		return xp_err_set(err, "unexpected argument '%s'", argv[optind]);
 	o->argc = argc;
 	o->argv = argv;
 	return xp_opts_validate(o, flags, err);
+}
+
+int xp_opts_each(int argc, char **argv,
+		 int (*fn)(void *ctx, const char *lname, const char *val), void *ctx)
+{
+	struct xp_argdef defs[NDESCS];
+	struct xp_argscan s;
+	struct xp_err err;
+	const char *val;
+	int k;
+
+	build_defs(defs);
+	xp_argscan_init(&s, argc, argv);
+	while ((k = xp_argscan_next(&s, defs, NDESCS, &val, &err)) != XP_ARGS_END) {
+		if (k == XP_ARGS_ERROR || (k >= 0 && fn(ctx, descs[k].lname, val)))
+			return -1;
+	}
+	return 0;
 }
 
 static void usage_line(FILE *f, const struct xp_opt_desc *d)

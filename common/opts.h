@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "common/argscan.h"
 #include "common/err.h"
 
 #define XP_TYPE_FLAG int
@@ -64,6 +65,16 @@ int xp_opts_parse(struct xp_opts *o, int argc, char **argv,
 			   * are not usage errors */
 int xp_opts_parse_flags(struct xp_opts *o, int argc, char **argv, unsigned flags,
 			struct xp_err *err);
+/* Each option of argv, in its order, by its long name and value (NULL:
+ * none), however it was typed (a prefix, a group of letters, "--name=v");
+ * operands are skipped.  fn returns nonzero to stop.  0, or -1 on a word
+ * that does not parse or a stop. */
+int xp_opts_each(int argc, char **argv,
+		 int (*fn)(void *ctx, const char *lname, const char *val), void *ctx);
+/* The option table as the command-line scanner reads it (common/argscan.h),
+ * for a mode that reads these options among its own (xperf lab): one row
+ * per option, at most cap; the count. */
+size_t xp_opts_argdefs(struct xp_argdef *defs, size_t cap);
 /* Set the numeric option named by its long name ("msg-size") from text
  * ("64K"), as the command line would; then xp_opts_check.  For --sweep.
  * -1 with err for an unknown or non-numeric option or a bad value. */

@@ -29,6 +29,8 @@ while getopts n:j:o:w:h opt; do
 	*) usage ;;
 	esac
 done
+# xperf merge reads a word that starts with - as an option, wherever it is
+case $out in -*) out=./$out ;; esac
 
 kc() { kubectl ${ns:+-n "$ns"} "$@"; }
 say() { echo "collect.sh: $*" >&2; }

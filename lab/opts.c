@@ -70,71 +70,75 @@ static void defaults(struct xp_lab_args *a)
 			abort(); /* a bad default is a build bug, caught by tests */
 }
 
-static const struct desc *find(const char *arg, size_t *namelen)
+/* The scanner's table: the lab's options (rows 0 .. NDESCS - 1), then the
+ * test options without those the lab's replace (-t, -h). */
+static size_t scan_table(struct xp_argdef *defs, size_t cap)
 {
-	size_t i;
+	size_t i, k, n;
 
-	if (arg[0] == '-' && arg[1] == '-') {
-		*namelen = strcspn(arg + 2, "=");
-		for (i = 0; i < NDESCS; i++)
-			if (strlen(descs[i].lname) == *namelen &&
-			    !strncmp(descs[i].lname, arg + 2, *namelen))
-				return &descs[i];
-		return NULL;
+	for (i = 0; i < NDESCS; i++) {
+		defs[i].sc = descs[i].sc;
+		defs[i].lname = descs[i].lname;
+		defs[i].has = descs[i].kind == K_FLAG ? XP_ARG_NONE : XP_ARG_REQ;
 	}
-	*namelen = 1;
-	for (i = 0; arg[0] == '-' && arg[1] && i < NDESCS; i++)
-		if (descs[i].sc && descs[i].sc == arg[1])
-			return &descs[i];
-	return NULL;
-}
-
-/* One lab option at argv[*i] (advancing past its value). */
-static int take(struct xp_lab_args *a, const struct desc *d, size_t namelen, int argc,
-		char **argv, int *i, struct xp_err *err)
-{
-	const char *arg = argv[*i], *v = NULL;
-	int is_long = arg[1] == '-';
-
-	if (is_long && arg[2 + namelen] == '=')
-		v = arg + 3 + namelen;
-	else if (!is_long && arg[2])
-		v = arg + 2;
-	if (d->kind == K_FLAG) {
-		if (v)
-			return xp_err_set(err, "option '--%s' takes no argument", d->lname);
-		return set(a, d, "", err);
-	}
-	if (!v) {
-		if (*i + 1 >= argc)
-			return xp_err_set(err, "option '%s' needs an argument", arg);
-		v = argv[++*i];
-	}
-	return set(a, d, v, err);
-}
-
-/* Lab options out of argv; everything else is kept, in order, for the
- * main parser.  "--" passes the rest through untouched. */
-static int split(struct xp_lab_cfg *c, int argc, char **argv, struct xp_err *err)
-{
-	int i, rest = 0;
-
-	for (i = 1; i < argc; i++) {
-		const struct desc *d = NULL;
-		size_t namelen;
-
-		if (!rest && !strcmp(argv[i], "--"))
-			rest = 1;
-		else if (!rest && argv[i][0] == '-')
-			d = find(argv[i], &namelen);
-		if (d) {
-			if (take(&c->a, d, namelen, argc, argv, &i, err))
-				return -1;
-			continue;
+	n = NDESCS + xp_opts_argdefs(defs + NDESCS, cap - NDESCS);
+	for (i = NDESCS; i < n; i++)
+		for (k = 0; k < NDESCS; k++) {
+			if (defs[i].lname && !strcmp(defs[i].lname, descs[k].lname))
+				defs[i].lname = NULL;
+			if (defs[i].sc == descs[k].sc)
+				defs[i].sc = 0;
 		}
+	return n;
+}
+
+/* Words first..last of argv belong to the lab ('L') or pass ('P'); a word
+ * that holds both ("-Nt") cannot be split. */
+static int own(char *owner, int first, int last, char who, char **argv, struct xp_err *err)
+{
+	int w;
+
+	for (w = first; w <= last; w++) {
+		if (owner[w] && owner[w] != who)
+			return xp_err_set(err, "'%s' holds lab and test options: give them apart",
+					  argv[w]);
+		owner[w] = who;
+	}
+	return 0;
+}
+
+/* Lab options out of argv, read as every mode reads its options (common/
+ * argscan.h: anywhere, prefixes, "--"); the words of the test options are
+ * kept, in order and as given, for the main parser. */
+static int split(struct xp_lab_cfg *c, int argc, char **argv, char *owner,
+		 struct xp_err *err)
+{
+	struct xp_argdef defs[NDESCS + XP_OPT_COUNT];
+	size_t n = scan_table(defs, NDESCS + XP_OPT_COUNT);
+	struct xp_argscan s;
+	const char *val;
+	int k, w, before;
+
+	xp_argscan_init(&s, argc, argv);
+	for (;;) {
+		before = s.cluster ? s.i - 1 : s.i;
+		k = xp_argscan_next(&s, defs, n, &val, err);
+		if (k == XP_ARGS_END)
+			break;
+		if (k == XP_ARGS_ERROR)
+			return -1;
+		if (k == XP_ARGS_OPERAND)
+			return xp_err_set(err, "unexpected argument '%s'", val);
+		if (own(owner, before, s.i - 1, (size_t)k < NDESCS ? 'L' : 'P', argv, err) ||
+		    ((size_t)k < NDESCS && set(&c->a, &descs[k], val ? val : "", err)))
+			return -1;
+	}
+	for (w = 1; w < argc; w++) {
+		if (owner[w] != 'P')
+			continue;
 		if (c->npass >= XP_LAB_ARGS_MAX - 4)
 			return xp_err_set(err, "too many arguments");
-		c->pass[c->npass++] = argv[i];
+		c->pass[c->npass++] = argv[w];
 	}
 	return 0;
 }
@@ -267,9 +271,16 @@ int xp_lab_parse(struct xp_lab_cfg *c, int argc, char **argv, struct xp_err *err
 {
 	size_t used = 0;
 
+	char *owner = calloc((size_t)argc + 1, 1);
+	int rc;
+
 	memset(c, 0, sizeof(*c));
 	defaults(&c->a);
-	if (split(c, argc, argv, err))
+	if (!owner)
+		return xp_err_set(err, "out of memory");
+	rc = split(c, argc, argv, owner, err);
+	free(owner);
+	if (rc)
 		return -1;
 	if (c->a.help)
 		return 0;

@@ -379,6 +379,14 @@ START_TEST(lab_options)
 	ck_assert_uint_eq(c->knobs.rate_bps, 1500000000ull);
 	ck_assert_int_eq(c->knobs.qdisc, XP_QDISC_HTB);
 	ck_assert_int_eq(c->npass, 5);
+	/* options anywhere, by unique prefixes too; test options kept as given */
+	ck_assert_int_eq(lab_parse(c, &e, "-l 2 -4N --topo bridge --mt=1400 -tTCP_RR"), 0);
+	ck_assert_str_eq(c->topo[0]->name, "bridge");
+	ck_assert_uint_eq(c->knobs.mtu, 1400);
+	ck_assert_int_eq(c->ntests, 1);
+	ck_assert_int_eq(c->opts[0].ipv4, 1);
+	ck_assert_int_eq(c->npass, 3);
+	ck_assert_str_eq(c->pass[2], "-4N");
 	ck_assert_int_eq(lab_parse(c, &e, "--sysctl net.core.somaxconn=512 "
 				   "--sysctl net.ipv4.tcp_sack=0 --offload gro=off,csum=on"), 0);
 	ck_assert_int_eq(c->knobs.nsysctl, 2);
@@ -413,6 +421,15 @@ START_TEST(lab_options_rejected)
 	ck_assert_int_eq(lab_parse(c, &e, "--sysctl net.ipv4.tcp_sack"), -1);
 	ck_assert_int_eq(lab_parse(c, &e, "--dry-run=1"), -1);
 	ck_assert_int_eq(lab_parse(c, &e, "--topology"), -1);
+	ck_assert_str_eq(e.msg, "option '--topology' needs an argument");
+	ck_assert_int_eq(lab_parse(c, &e, "-t TCP_RR --bogus"), -1);
+	ck_assert_str_eq(e.msg, "unknown option '--bogus'");
+	ck_assert_int_eq(lab_parse(c, &e, "-t TCP_RR -- -l 1"), -1);
+	ck_assert_str_eq(e.msg, "unexpected argument '-l'");
+	ck_assert_int_eq(lab_parse(c, &e, "-Nt TCP_RR"), -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, "'-Nt' holds lab and test options"));
+	ck_assert_int_eq(lab_parse(c, &e, "--m 3"), -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, "ambiguous"));
 	ck_assert_int_eq(lab_parse(c, &e, "-t TCP_RR -M 10"), 0);
 	ck_assert_int_eq(lab_parse(c, &e, "-t TCP_STREAM -M 10"), -1);
 	free(c);

@@ -7,6 +7,7 @@
 
 #include "client/fleet/merge.h"
 #include "common/hist_codec.h"
+#include "common/json_read.h"
 
 /* A minimal xperf --json result around an encoded histogram. */
 static char *result_json(const char *test, uint64_t bytes, double bps, uint64_t trans,
@@ -118,6 +119,78 @@ START_TEST(test_merge_refusals)
 }
 END_TEST
 
+#define SUMS(bytes, retrans) \
+	"\"sum_sent\":{\"bytes\":" bytes ",\"seconds\":1,\"bits_per_second\":8" retrans "}," \
+	"\"sum_received\":{\"bytes\":" bytes ",\"seconds\":1,\"bits_per_second\":8},"
+
+/* The merged end has the inputs' keys at the same paths; a key only some
+ * inputs have is left out; older documents (end.retransmits, merged.end)
+ * are read. */
+START_TEST(test_merge_schema)
+{
+	/* each document is head, the histogram, then tail */
+	static const char *const head[3] = {
+		"{\"start\":{\"test_start\":{\"test\":\"TCP_RR\"}},\"end\":{"
+		SUMS("100", ",\"retransmits\":2") "\"rr\":{\"transactions\":1,"
+		"\"transactions_per_second\":1,\"server_transactions\":1,"
+		"\"latency_us\":{\"p50\":1,\"p99_99\":2},\"histogram\":\"",
+		"{\"start\":{\"test_start\":{\"test\":\"TCP_RR\"}},\"end\":{"
+		SUMS("300", ",\"retransmits\":2") "\"rr\":{\"transactions\":1,"
+		"\"transactions_per_second\":1,\"histogram\":\"",
+		"{\"test\":\"TCP_RR\",\"merged\":{\"test\":\"TCP_RR\",\"end\":{"
+		SUMS("5", "") "\"retransmits\":3,\"rr\":{\"transactions\":1,"
+		"\"transactions_per_second\":1,\"histogram\":\"",
+	};
+	static const char *const tail[3] = { "\"}}}", "\"}}}", "\"}}}}" };
+	struct xp_hist *h = xp_hist_new();
+	struct xp_merge_in in[3], total;
+	struct xp_err err;
+	struct xp_json j;
+	struct xp_jdoc *out;
+	const struct xp_jval *e;
+	char enc[256], doc[1024];
+	double v;
+	int i;
+
+	memset(&total, 0, sizeof(total));
+	xp_hist_add(h, 20000);
+	xp_hist_add(h, 90000);
+	ck_assert(xp_hist_encode(h, enc, sizeof(enc)) < sizeof(enc));
+	for (i = 0; i < 3; i++) {
+		snprintf(doc, sizeof(doc), "%s%s%s", head[i], enc, tail[i]);
+		ck_assert_msg(read_doc(doc, &in[i], &err) == 0, "%d: %s", i, err.msg);
+		ck_assert_int_eq(xp_merge_add(&total, &in[i], &err), 0);
+	}
+	xp_json_init(&j, 0);
+	xp_json_obj_open(&j, NULL);
+	xp_merge_json_end(&j, in, 3, &total);
+	xp_json_obj_close(&j);
+	out = xp_jdoc_parse(xp_json_str(&j), strlen(xp_json_str(&j)), NULL, &err);
+	ck_assert_ptr_nonnull(out);
+	e = xp_jval_member(xp_jdoc_root(out), "end");
+	ck_assert_int_eq(xp_jval_path_dbl(e, "sum_sent.bytes", &v, &err), 0);
+	ck_assert(v == 405);
+	ck_assert_int_eq(xp_jval_path_dbl(e, "sum_sent.retransmits", &v, &err), 0);
+	ck_assert(v == 7); /* the older document's at end.retransmits */
+	ck_assert_int_eq(xp_jval_path_dbl(e, "rr.transactions", &v, &err), 0);
+	ck_assert(v == 3);
+	ck_assert_int_eq(xp_jval_path_dbl(e, "rr.latency_us.p99_99", &v, &err), 0);
+	ck_assert(v == xp_hist_percentile(total.hist, 99.99) / 1e3);
+	ck_assert_int_eq(xp_jval_path_dbl(e, "rr.latency_us.p50", &v, &err), 0);
+	ck_assert(v == xp_hist_percentile(total.hist, 50) / 1e3);
+	ck_assert_ptr_null(xp_jval_path(e, "rr.latency_us.p90"));
+	ck_assert_ptr_null(xp_jval_path(e, "rr.server_transactions"));
+	ck_assert_ptr_null(xp_jval_path(e, "udp"));
+	ck_assert_ptr_null(xp_jval_path(e, "retransmits"));
+	xp_jdoc_free(out);
+	xp_json_free(&j);
+	for (i = 0; i < 3; i++)
+		xp_merge_free(&in[i]);
+	xp_merge_free(&total);
+	xp_hist_free(h);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("merge");
@@ -127,6 +200,7 @@ int main(void)
 
 	tcase_add_test(tc, test_merge_exact);
 	tcase_add_test(tc, test_merge_refusals);
+	tcase_add_test(tc, test_merge_schema);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

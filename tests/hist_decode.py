@@ -9,7 +9,7 @@ FLEET.json is the --json of `xperf --from ...` or of `-c A,B,...`: its
 hosts[].end.rr.histogram are decoded, their buckets added, and the
 percentiles computed the way xperf(1) defines them (the midpoint of the
 bucket holding the ceil(p/100 x count)-th smallest time, clamped between
-min and max) must equal merged.end.rr.latency_us.  Standard library only."""
+min and max) must equal end.rr.latency_us.  Standard library only."""
 import base64
 import json
 import math
@@ -99,9 +99,9 @@ def main():
         hi = max(hi, h)
         for i, n in b.items():
             all_b[i] = all_b.get(i, 0) + n
-    lat = d["merged"]["end"]["rr"]["latency_us"]
-    if d["merged"]["end"]["rr"]["transactions"] != total:
-        fail("merged transactions %d, samples %d" % (d["merged"]["end"]["rr"]["transactions"], total))
+    lat = d["end"]["rr"]["latency_us"]
+    if d["end"]["rr"]["transactions"] != total:
+        fail("merged transactions %d, samples %d" % (d["end"]["rr"]["transactions"], total))
     for p, key in ((50, "p50"), (90, "p90"), (99, "p99"), (99.9, "p99_9")):
         want = percentile(total, lo, hi, all_b, p) / 1e3
         if abs(lat[key] - want) > 1e-9 * max(1, want):

@@ -174,11 +174,8 @@ void xp_agent_serve(int fd, const struct xp_msg_agent_run *req, const char *peer
 		send_end(fd, XP_EXIT_FAIL, "agent: out of memory", peer);
 		return;
 	}
-	if (!build_argv(req, ac->auth_file, a, &err)) {
-		pthread_mutex_lock(&ac->parse_mu);
+	if (!build_argv(req, ac->auth_file, a, &err))
 		rc = xp_opts_parse(&o, a->n, a->v, &err);
-		pthread_mutex_unlock(&ac->parse_mu);
-	}
 	if (!rc) {
 		status = XP_EXIT_FAIL;
 		if (!run_test(fd, &o, req, peer, &err))

@@ -9,17 +9,15 @@
 #ifndef XP_CLIENT_AGENT_H
 #define XP_CLIENT_AGENT_H
 
-#include <pthread.h>
-
 #include "client/report/cli.h"
 #include "client/fleet/fanout.h"
 #include "proto/msg.h"
 
-/* What the agent's runs share: its key file (used toward the target too)
- * and a lock around option parsing (getopt keeps its state in libc). */
+/* What the agent's runs share: its key file (used toward the target too).
+ * Runs parse their options at once: the parser keeps no state outside
+ * its call (common/argscan.h). */
 struct xp_agent_ctx {
 	const char *auth_file;
-	pthread_mutex_t parse_mu;
 };
 
 /* The agent's side, run by the server in a session thread (struct
@@ -37,8 +35,9 @@ int xp_controller_prepare(const struct xp_opts *o, struct xp_fanout *f,
 int xp_controller_run(const struct xp_cli *c, const struct xp_fanout *f);
 
 /* The options to forward: the command line without what the controller
- * itself decides (--from, -c, -p, -P, --json, --auth-file), as a JSON array
- * of strings into buf.  -1 when it does not fit. */
+ * itself decides (--from, -c, -p, -P, --json, --auth-file), each option as
+ * one word by its long name ("--length=2", however it was typed), as a
+ * JSON array of strings into buf.  -1 when it does not fit. */
 int xp_controller_args(int argc, char **argv, char *buf, size_t len);
 
 #endif

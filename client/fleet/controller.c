@@ -31,49 +31,48 @@ int xp_controller_prepare(const struct xp_opts *o, struct xp_fanout *f, struct x
 	return xp_fanout_prepare(&t, f, err);
 }
 
-/* Whether a's option takes the next word as its value, among those the
- * controller decides itself. */
-static int own_option(const char *a, int *has_value)
-{
-	static const char *const with_value[] = { "--from", "-c", "--client", "-p", "--port",
-						  "-P", "--flows", "--auth-file", NULL };
-	size_t i, n = strcspn(a, "=");
+/* What the controller decides itself, not forwarded. */
+static const char *const own[] = { "from", "client", "port", "flows", "auth-file", "json",
+				   NULL };
 
-	*has_value = 0;
-	if (!strcmp(a, "--json") || !strcmp(a, "-J"))
-		return 1;
-	for (i = 0; with_value[i]; i++) {
-		if (!strcmp(a, with_value[i])) {
-			*has_value = 1;
-			return 1;
-		}
-		if (strlen(with_value[i]) == n && !strncmp(a, with_value[i], n))
-			return 1; /* --from=... */
-		if (with_value[i][1] != '-' && !strncmp(a, with_value[i], 2) && a[2])
-			return 1; /* -P64 */
-	}
+struct forward {
+	struct xp_json j;
+	size_t room;
+};
+
+/* One option, forwarded as one word "--name" or "--name=value", whichever
+ * way it was typed: the agent reads exactly what this parser read. */
+static int forward_one(void *ctx, const char *lname, const char *val)
+{
+	struct forward *f = ctx;
+	char word[XP_MSG_TEXT_MAX + 1];
+	size_t i;
+
+	for (i = 0; own[i]; i++)
+		if (!strcmp(lname, own[i]))
+			return 0;
+	if ((size_t)snprintf(word, sizeof(word), "--%s%s%s", lname, val ? "=" : "",
+			     val ? val : "") >= f->room)
+		return -1;
+	xp_json_str_val(&f->j, NULL, word);
 	return 0;
 }
 
 int xp_controller_args(int argc, char **argv, char *buf, size_t len)
 {
-	struct xp_json j;
-	int i, v, rc;
+	struct forward f;
+	int rc;
 
-	xp_json_init(&j, 0);
-	xp_json_arr_open(&j, NULL);
-	for (i = 1; i < argc; i++) {
-		if (own_option(argv[i], &v)) {
-			i += v;
-			continue;
-		}
-		xp_json_str_val(&j, NULL, argv[i]);
-	}
-	xp_json_arr_close(&j);
-	rc = !j.oom && strlen(xp_json_str(&j)) < len ? 0 : -1;
+	xp_json_init(&f.j, 0);
+	f.room = len;
+	xp_json_arr_open(&f.j, NULL);
+	rc = xp_opts_each(argc, argv, forward_one, &f);
+	xp_json_arr_close(&f.j);
 	if (!rc)
-		snprintf(buf, len, "%s", xp_json_str(&j));
-	xp_json_free(&j);
+		rc = !f.j.oom && strlen(xp_json_str(&f.j)) < len ? 0 : -1;
+	if (!rc)
+		snprintf(buf, len, "%s", xp_json_str(&f.j));
+	xp_json_free(&f.j);
 	return rc;
 }
 

@@ -8,11 +8,10 @@
 #include <string.h>
 
 #include "client/report/hist.h"
+#include "common/argscan.h"
 #include "common/exitcodes.h"
 
 #define FILE_MAX (64u << 20) /* a result with per-interval data is far smaller */
-
-static const double pcts[] = { 50, 90, 99, 99.9 };
 
 static void print_row(FILE *f, const struct xp_merge_in *m, const char *name)
 {
@@ -48,75 +47,6 @@ void xp_merge_print(FILE *f, const struct xp_merge_in *ins, int n,
 	fputc('\n', f);
 }
 
-static void json_sum(struct xp_json *j, const char *key, uint64_t bytes, double s,
-		     double bps)
-{
-	xp_json_obj_open(j, key);
-	xp_json_u64(j, "bytes", bytes);
-	xp_json_dbl(j, "seconds", s);
-	xp_json_dbl(j, "bits_per_second", bps);
-	xp_json_obj_close(j);
-}
-
-static void json_latency(struct xp_json *j, const struct xp_hist *h)
-{
-	char key[16];
-	size_t i;
-
-	xp_json_obj_open(j, "latency_us");
-	xp_json_dbl(j, "min", (double)xp_hist_min(h) / 1e3);
-	xp_json_dbl(j, "mean", xp_hist_mean(h) / 1e3);
-	xp_json_dbl(j, "stddev", xp_hist_stddev(h) / 1e3);
-	for (i = 0; i < sizeof(pcts) / sizeof(pcts[0]); i++) {
-		snprintf(key, sizeof(key), i == 3 ? "p99_9" : "p%g", pcts[i]);
-		xp_json_dbl(j, key, xp_hist_percentile(h, pcts[i]) / 1e3);
-	}
-	xp_json_dbl(j, "max", (double)xp_hist_max(h) / 1e3);
-	xp_json_obj_close(j);
-}
-
-static void json_one(struct xp_json *j, const char *key, const struct xp_merge_in *m)
-{
-	xp_json_obj_open(j, key);
-	if (!key)
-		xp_json_str_val(j, "name", m->name);
-	json_sum(j, "sum_sent", m->sent_bytes, m->sent_s, m->sent_bps);
-	json_sum(j, "sum_received", m->recv_bytes, m->recv_s, m->recv_bps);
-	if (!m->udp)
-		xp_json_u64(j, "retransmits", m->retransmits);
-	if (m->rr) {
-		xp_json_obj_open(j, "rr");
-		xp_json_u64(j, "transactions", m->transactions);
-		xp_json_dbl(j, "transactions_per_second", m->tps);
-		json_latency(j, m->hist);
-		xp_json_hist(j, "histogram", m->hist);
-		xp_json_obj_close(j);
-	}
-	if (m->udp) {
-		xp_json_obj_open(j, "udp");
-		xp_json_u64(j, "packets_sent", m->packets_sent);
-		xp_json_u64(j, "packets_received", m->packets_received);
-		xp_json_u64(j, "lost", m->lost);
-		xp_json_obj_close(j);
-	}
-	xp_json_obj_close(j);
-}
-
-void xp_merge_json(struct xp_json *j, const char *key, const struct xp_merge_in *ins,
-		   int n, const struct xp_merge_in *total)
-{
-	int i;
-
-	xp_json_obj_open(j, key);
-	xp_json_str_val(j, "test", total->test);
-	xp_json_arr_open(j, "inputs");
-	for (i = 0; i < n; i++)
-		json_one(j, NULL, &ins[i]);
-	xp_json_arr_close(j);
-	json_one(j, "end", total);
-	xp_json_obj_close(j);
-}
-
 static char *slurp(const char *path, size_t *len, struct xp_err *err)
 {
 	FILE *f = fopen(path, "re");
@@ -150,6 +80,27 @@ static int read_file(const char *path, struct xp_merge_in *in, struct xp_err *er
 	return rc;
 }
 
+/* The fan-out's document (client/fleet/merge.h), a host per file. */
+static void print_json(const struct xp_merge_in *ins, int n, const struct xp_merge_in *total)
+{
+	struct xp_json j;
+	int i;
+
+	xp_json_init(&j, 1);
+	xp_json_obj_open(&j, NULL);
+	xp_merge_json_head(&j, ins, n, total, total->flows);
+	xp_json_u64(&j, "hosts_failed", 0);
+	xp_json_arr_open(&j, "hosts");
+	for (i = 0; i < n; i++)
+		xp_merge_json_host(&j, &ins[i], NULL, ins[i].name);
+	xp_json_arr_close(&j);
+	xp_merge_json_end(&j, ins, n, total);
+	xp_json_obj_close(&j);
+	fputs(j.oom ? "{\"error\": \"out of memory formatting JSON\"}\n" : xp_json_str(&j),
+	      stdout);
+	xp_json_free(&j);
+}
+
 static int merge_files(char **files, int n, int json, struct xp_err *err)
 {
 	struct xp_merge_in *ins = calloc((size_t)n, sizeof(*ins)), total;
@@ -162,12 +113,7 @@ static int merge_files(char **files, int n, int json, struct xp_err *err)
 		if (read_file(files[i], &ins[i], err) || xp_merge_add(&total, &ins[i], err))
 			goto out;
 	if (json) {
-		struct xp_json j;
-
-		xp_json_init(&j, 1);
-		xp_merge_json(&j, NULL, ins, n, &total);
-		fputs(xp_json_str(&j), stdout);
-		xp_json_free(&j);
+		print_json(ins, n, &total);
 	} else {
 		printf("xperf merge: %d %s results\n", n, total.test);
 		xp_merge_print(stdout, ins, n, &total);
@@ -181,23 +127,64 @@ out:
 	return rc;
 }
 
+static const struct xp_argdef merge_opts[] = {
+	{ 'J', "json", XP_ARG_NONE },
+	{ 'h', "help", XP_ARG_NONE },
+};
+#define NOPTS (sizeof(merge_opts) / sizeof(merge_opts[0]))
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: xperf merge [-J|--json] [--] RESULT.json...\n"
+		   "  adds the results of tests that ran at the same time (xperf --json\n"
+		   "  files of one test type): bytes, datagrams, transactions and rates\n"
+		   "  are summed, latency histograms merged exactly; options may come\n"
+		   "  before or after the files, and every word after -- is a file\n");
+}
+
+/* Options anywhere; the files, in order, into files[] (room for argc). */
+static int parse(int argc, char **argv, char **files, int *n, int *json, int *help,
+		 struct xp_err *err)
+{
+	struct xp_argscan s;
+	const char *val;
+	int k;
+
+	*n = *json = *help = 0;
+	xp_argscan_init(&s, argc, argv);
+	while ((k = xp_argscan_next(&s, merge_opts, NOPTS, &val, err)) != XP_ARGS_END) {
+		if (k == XP_ARGS_ERROR)
+			return -1;
+		if (k == XP_ARGS_OPERAND)
+			files[(*n)++] = (char *)val;
+		else if (merge_opts[k].sc == 'J')
+			*json = 1;
+		else
+			*help = 1;
+	}
+	return 0;
+}
+
 int xp_merge_main(int argc, char **argv)
 {
 	struct xp_err err;
-	int json = argc > 1 && (!strcmp(argv[1], "--json") || !strcmp(argv[1], "-J"));
-	int first = 1 + json;
+	char **files = calloc((size_t)argc + 1, sizeof(*files));
+	int n, json, help, rc = XP_EXIT_OK;
 
-	if (argc - first < 1 || (argc > 1 && !strcmp(argv[1], "--help"))) {
-		fprintf(argc > 1 && !strcmp(argv[1], "--help") ? stdout : stderr,
-			"usage: xperf merge [--json] RESULT.json...\n"
-			"  adds the results of tests that ran at the same time (xperf --json\n"
-			"  files of one test type): bytes, datagrams, transactions and rates\n"
-			"  are summed, latency histograms merged exactly\n");
-		return argc > 1 && !strcmp(argv[1], "--help") ? XP_EXIT_OK : XP_EXIT_USAGE;
-	}
-	if (merge_files(argv + first, argc - first, json, &err)) {
-		fprintf(stderr, "xperf merge: %s\n", err.msg);
+	if (!files) {
+		fprintf(stderr, "xperf merge: out of memory\n");
 		return XP_EXIT_FAIL;
 	}
-	return XP_EXIT_OK;
+	if (parse(argc, argv, files, &n, &json, &help, &err)) {
+		fprintf(stderr, "xperf merge: %s (see xperf merge --help)\n", err.msg);
+		rc = XP_EXIT_USAGE;
+	} else if (help || !n) {
+		usage(help ? stdout : stderr);
+		rc = help ? XP_EXIT_OK : XP_EXIT_USAGE;
+	} else if (merge_files(files, n, json, &err)) {
+		fprintf(stderr, "xperf merge: %s\n", err.msg);
+		rc = XP_EXIT_FAIL;
+	}
+	free(files);
+	return rc;
 }
