@@ -22,7 +22,7 @@ echo "default server: up to $1 tests, $2 from one address (ulimit -n $(ulimit -n
 # 16 tests at once from one address against the default server
 pids=
 for i in $(seq 16); do
-	"$XPERF" -c 127.0.0.1 -p "$PORT" -t TCP_STREAM -b 10M -l 2 --json \
+	"$XPERF" -c 127.0.0.1 -p "$PORT" -t TCP_STREAM -b 10M -l 1 --json \
 		>"$TMP/n$i.json" 2>"$TMP/n$i.err" &
 	pids="$pids $!"
 done
@@ -38,10 +38,10 @@ set -- $(caps "$TMP/server.log")
 [ "$1 $2" = "24 6" ] || fail "--total-threads 24: caps $1 $2, want 24 6"
 pids=
 for i in $(seq 6); do
-	"$XPERF" -c 127.0.0.1 -p "$PORT" -t TCP_RR -l 3 >/dev/null 2>"$TMP/r$i.err" &
+	"$XPERF" -c 127.0.0.1 -p "$PORT" -t TCP_RR -l 2 >/dev/null 2>"$TMP/r$i.err" &
 	pids="$pids $!"
 done
-sleep 1
+sleep 0.7
 rc=0
 "$XPERF" -c 127.0.0.1 -p "$PORT" -t TCP_RR -l 1 >/dev/null 2>"$TMP/over.err" || rc=$?
 [ $rc = 1 ] || fail "a 7th test from one address: exit $rc, want 1 ($(cat "$TMP/over.err"))"
