@@ -244,7 +244,7 @@ static int wan(struct xp_lab_cfg *c, struct xp_err *err)
 {
 	const struct xp_lab_args *a = &c->a;
 	struct xp_wan_args w = { a->delay, a->jitter, a->loss, a->reorder, a->duplicate,
-				 a->rate, a->queue_limit, a->impair_with, a->seed };
+				 a->link_rate, a->queue_limit, a->impair_with, a->seed };
 	int cpus[XP_CPUS_MAX], n = xp_cpu_allowed(cpus, XP_CPUS_MAX), i;
 	uint64_t cpu;
 

@@ -12,7 +12,7 @@
 #define MS_MAX 60000.0               /* one minute each way */
 #define NS_PER_MS 1000000.0
 #define LIMIT_MAX (1ull << 32)       /* 4 GiB */
-#define NORATE_BPS 10000000000.0     /* no --rate: size for 10 Gbit/s in flight */
+#define NORATE_BPS 10000000000.0     /* no --link-rate: size for 10 Gbit/s in flight */
 #define NORATE_PAD (4ull << 20)
 #define NORATE_CAP (512ull << 20)
 #define BACKLOG_NS 50000000.0        /* 50 ms of the rate queued */
@@ -127,7 +127,7 @@ static int values(struct xp_wan *w, const struct xp_wan_args *a, struct xp_err *
 		{ a->loss, F_LOSS, PCT, "--loss" },
 		{ a->reorder, F_REORDER, PCT, "--reorder" },
 		{ a->duplicate, F_DUP, PCT, "--duplicate" },
-		{ a->rate, F_RATE, RATE, "--rate" },
+		{ a->rate, F_RATE, RATE, "--link-rate" },
 		{ a->limit, F_LIMIT, BYTES, "--queue-limit" },
 	};
 	size_t i;

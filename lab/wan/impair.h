@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* A WAN path's impairment, per direction: delay, jitter, loss,
  * reordering, duplication, a rate and the queue's byte limit, as xperf
- * lab's --delay, --jitter, --loss, --reorder, --duplicate, --rate and
+ * lab's --delay, --jitter, --loss, --reorder, --duplicate, --link-rate and
  * --queue-limit give them.  Each option takes one value for both
  * directions ("10") or two, client to server first ("10/30": 10 ms from
  * the client to the server, 30 ms back).  Pure: parsing and arithmetic,
