@@ -6,7 +6,9 @@
  * same flow, which is what a receiver counts as out of order), and how
  * many of xperf's test datagrams it holds: every UDP datagram but the
  * UDP handshake's hello, challenge and confirm, so that the line's UDP
- * counts are the ones a UDP test's receiver can be held to.  Pure. */
+ * counts are the ones a UDP test's receiver can be held to.  IP fragments
+ * (and IPv6 extension headers) are read as frames of no flow and no
+ * datagram: a fragment is not a datagram.  Pure. */
 #ifndef XP_WAN_FRAME_H
 #define XP_WAN_FRAME_H
 
