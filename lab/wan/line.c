@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The delay line's thread: it enters the middle namespace, pins itself,
  * binds one packet socket to each inner end and runs both directions in
- * one ppoll loop, waking when a frame arrives or the next one is due
- * (timer slack 1 ns, so a release is late by the wake-up only). */
+ * one ppoll loop, waking when a frame arrives or shortly before the next
+ * one is due (timer slack 1 ns; see LEAD_INIT). */
 #include "lab/wan/line.h"
 
 #include <arpa/inet.h>
@@ -28,10 +28,15 @@
 #define SOCKBUF (32 << 20)
 #define STATS_NS 100000000ull /* the kernel's drop counts read every 100 ms */
 #define IDLE_NS 100000000ull
-/* A wake-up from ppoll's timer comes up to a few hundred microseconds
- * late in a VM (about 125 us on average here): sleep until this long
- * before a release, then poll without sleeping until it is due. */
-#define SPIN_NS 300000ull
+/* A wake-up from ppoll's timer comes late, in a VM by about 125 us on
+ * average here.  The line learns by how much (a moving average of the
+ * timer wake-ups' lateness, at most LEAD_MAX), sleeps until that long
+ * before a release and polls without sleeping for the few microseconds
+ * left.  Polling for long would not do: a thread that never sleeps loses
+ * its CPU to any busy thread there for a whole time slice (milliseconds),
+ * while one that wakes from sleep is let in at once. */
+#define LEAD_INIT 50000ull
+#define LEAD_MAX 300000ull
 
 struct xp_wan_line {
 	struct xp_wan_line_cfg cfg;
@@ -42,6 +47,8 @@ struct xp_wan_line {
 	struct xp_wan_pump pump[XP_WAN_DIRS];
 	struct xp_wan_stats pub;          /* published: atomic loads and stores */
 	int bypass, mark;                 /* atomic */
+	uint64_t lead_ns;                 /* how early to wake for a release */
+	uint64_t wake_at;                 /* the timer's target, 0: none set */
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	int ready;                        /* under mu: 1 running, -1 failed */
@@ -142,7 +149,7 @@ static void kernel_drops(struct xp_wan_line *l)
 	}
 }
 
-/* How long to sleep: until shortly before the next frame a free socket
+/* How long to sleep: until lead_ns before the next frame a free socket
  * can send is due (0: poll and come back at once). */
 static struct timespec *timeout(struct xp_wan_line *l, uint64_t now, struct timespec *ts)
 {
@@ -152,16 +159,31 @@ static struct timespec *timeout(struct xp_wan_line *l, uint64_t now, struct time
 	for (d = 0; d < XP_WAN_DIRS; d++)
 		if (!l->pump[d].blocked && (t = xp_wan_pump_due(&l->pump[d])) < due)
 			due = t;
-	t = due > now + SPIN_NS ? due - now - SPIN_NS : 0;
+	t = due > now + l->lead_ns ? due - now - l->lead_ns : 0;
+	l->wake_at = t ? now + t : 0;
 	ts->tv_sec = (time_t)(t / 1000000000ull);
 	ts->tv_nsec = (long)(t % 1000000000ull);
 	return ts;
 }
 
+/* After a wake-up by the timer: how late it was, into the average. */
+static void learn(struct xp_wan_line *l, int n)
+{
+	uint64_t now, late;
+
+	if (n || !l->wake_at)
+		return;
+	now = xp_now_ns();
+	late = now > l->wake_at ? now - l->wake_at : 0;
+	if (late > LEAD_MAX)
+		late = LEAD_MAX;
+	l->lead_ns = (l->lead_ns * 7 + late) / 8;
+}
+
 static int loop(struct xp_wan_line *l, struct xp_err *err)
 {
 	uint64_t stats_at = 0;
-	int d;
+	int d, n;
 
 	for (;;) {
 		struct pollfd p[3];
@@ -182,8 +204,10 @@ static int loop(struct xp_wan_line *l, struct xp_err *err)
 		}
 		p[2].fd = l->stopfd;
 		p[2].events = POLLIN;
-		if (ppoll(p, 3, timeout(l, now, &ts), NULL) < 0 && errno != EINTR)
+		n = ppoll(p, 3, timeout(l, now, &ts), NULL);
+		if (n < 0 && errno != EINTR)
 			return xp_err_sys(err, errno, "delay line: ppoll");
+		learn(l, n);
 		if (p[2].revents)
 			return 0;
 		for (d = 0; d < XP_WAN_DIRS; d++)
@@ -247,6 +271,7 @@ int xp_wan_line_start(struct xp_wan_line **out, const struct xp_wan_line_cfg *c,
 		return xp_err_set(err, "delay line: out of memory");
 	l->cfg = *c;
 	l->wan = *c->wan;
+	l->lead_ns = LEAD_INIT;
 	l->sock[0] = l->sock[1] = -1;
 	pthread_mutex_init(&l->mu, NULL);
 	pthread_cond_init(&l->cv, NULL);
