@@ -83,13 +83,15 @@ for i, row in enumerate(r):
     assert not row['line'] or not row['line']['near_ceiling'], row['line']
 " || fail "rr: round trips against 2 x delay + the zero-delay path"
 
-# UDP: loss, reordering and duplicates counted alike at both ends.
-for gso in gso no-gso; do
-	lab "udp-$gso" --delay 5 --loss 1/0 --reorder 2/0 --duplicate 0.5/0 -t UDP_STREAM \
-		-b 20M -m 1000 -l 2 --multi 0 --line-calibrate 0 $([ $gso = gso ] || echo --no-gso)
-	py "udp-$gso" "
+# UDP: loss, reordering and duplicates counted alike at both ends.  With
+# --reorder the client's STOP (a frame of the control connection) may
+# itself be sent ahead of datagrams still held (a 2 % chance): the server
+# then stops counting before they arrive and counts them lost.  Such a run
+# is told apart by the counts and repeated once with another seed.
+udp_check() { # NAME GSO
+	py "$1" "
 u = r[0]['udp']
-print('wan: UDP_STREAM ($gso), 1 %% loss, 2 %% reorder, 0.5 %% duplicate: receiver sent %d, lost %d, out of order %d, duplicates %d'
+print('wan: UDP_STREAM ($2, seed $3), 1 %% loss, 2 %% reorder, 0.5 %% duplicate: receiver sent %d, lost %d, out of order %d, duplicates %d'
       % (u['sent'], u['lost'], u['out_of_order'], u['duplicates']))
 assert 0.004 * u['sent'] <= u['lost'] <= 0.016 * u['sent'], u
 assert u['out_of_order'] > 0 and u['duplicates'] > 0, u
@@ -99,9 +101,24 @@ if l:
     print('wan:   delay line: datagrams %d, not sent on %d, late %d, duplicated %d (frames sent ahead %d, refused %d, kernel-dropped %d)'
           % (c['udp'], c['udp_dropped'], c['udp_late'], c['udp_duplicated'], c['reordered'], c['tx_errors'], c['rx_drops']))
     assert c['udp'] == u['sent'], (c['udp'], u)
-    assert (u['lost'], u['out_of_order'], u['duplicates']) == (c['udp_dropped'], c['udp_late'], c['udp_duplicated']), (u, c)
     assert c['tx_errors'] == 0 and c['rx_drops'] == 0, c
-" || fail "udp-$gso: the receiver's counts against the delay line's"
+    if (u['lost'], u['out_of_order'], u['duplicates']) != (c['udp_dropped'], c['udp_late'], c['udp_duplicated']):
+        assert u['lost'] > c['udp_dropped'], (u, c)  # not the STOP overtaking: a real mismatch
+        print('wan:   the receiver stopped before %d datagrams arrived' % (u['lost'] - c['udp_dropped']))
+        sys.exit(3)
+"
+}
+for gso in gso no-gso; do
+	for seed in 1 2; do
+		lab "udp-$gso-$seed" --delay 5 --loss 1/0 --reorder 2/0 --duplicate 0.5/0 \
+			--seed $seed -t UDP_STREAM -b 20M -m 1000 -l 2 --multi 0 --line-calibrate 0 \
+			$([ $gso = gso ] || echo --no-gso)
+		udp_check "udp-$gso-$seed" $gso $seed
+		st=$?
+		[ "$st" = 0 ] && break
+		[ "$st" = 3 ] && [ "$seed" = 1 ] && continue
+		fail "udp-$gso: the receiver's counts against the delay line's"
+	done
 done
 
 # A 100 Mbit/s bottleneck, 10 ms round trips, a window of 512 KiB (the BDP
