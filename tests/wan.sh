@@ -11,7 +11,7 @@
 #    counts of the test's datagrams it dropped, sent late (after a later
 #    one of the flow: the receiver's definition of out of order) and
 #    copied, with GSO (a frame is a batch of datagrams) and without; the
-#    loss is near the configured 1 %;
+#    loss is near the configured 1 % (without GSO);
 #  - TCP_STREAM over --link-rate 100m with a large enough window: at most
 #    the rate and, lossless, within 10 % of it;
 #  - TCP_STREAM with -w 64K at a 20 ms round trip: at most W/RTT.
@@ -93,7 +93,9 @@ udp_check() { # NAME GSO
 u = r[0]['udp']
 print('wan: UDP_STREAM ($2, seed $3), 1 %% loss, 2 %% reorder, 0.5 %% duplicate: receiver sent %d, lost %d, out of order %d, duplicates %d'
       % (u['sent'], u['lost'], u['out_of_order'], u['duplicates']))
-assert 0.004 * u['sent'] <= u['lost'] <= 0.016 * u['sent'], u
+# per datagram without GSO (about 50 +- 7 of 5000); with it a lost frame
+# is a batch of them, too few frames to bound the count so
+assert 0 < u['lost'] and ('$2' == 'gso' or 0.004 * u['sent'] <= u['lost'] <= 0.016 * u['sent']), u
 assert u['out_of_order'] > 0 and u['duplicates'] > 0, u
 l = r[0]['line']
 if l:
