@@ -3,6 +3,8 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -148,6 +150,45 @@ static int do_qdisc(struct xp_lab_env *e, const struct xp_lab_step *s, struct xp
 	return talk(e, s->ns, &m, what, err);
 }
 
+static int netem_unknown(int error)
+{
+	return error == ENOENT || error == EOPNOTSUPP;
+}
+
+static int do_netem(struct xp_lab_env *e, const struct xp_lab_step *s, struct xp_err *err)
+{
+	int idx = xp_lab_ifindex(e->sk[s->ns], s->dev, err);
+	struct xp_nl_msg m;
+	char what[64];
+
+	if (idx < 0)
+		return -1;
+	xp_rtnl_netem(&m, idx, &s->u.netem);
+	snprintf(what, sizeof(what), "tc qdisc add dev %s root netem", s->dev);
+	if (!talk(e, s->ns, &m, what, err))
+		return 0;
+	if (netem_unknown(errno))
+		snprintf(e->unsupported, sizeof(e->unsupported),
+			 "netem qdisc (CONFIG_NET_SCH_NETEM; --impair-with line uses xperf's "
+			 "delay line instead)");
+	return -1;
+}
+
+static int do_line(struct xp_lab_env *e, const struct xp_lab_step *s, struct xp_err *err)
+{
+	struct xp_wan_line_cfg c;
+
+	memset(&c, 0, sizeof(c));
+	c.nsfd = e->fd[s->ns];
+	snprintf(c.dev[XP_WAN_C2S], sizeof(c.dev[0]), "%s", s->dev);
+	snprintf(c.dev[XP_WAN_S2C], sizeof(c.dev[1]), "%s", s->u.line.peer);
+	c.wan = &e->p->wan;
+	c.cpu = s->u.line.cpu;
+	if (e->line)
+		return xp_err_set(err, "internal: a second delay line");
+	return xp_wan_line_start(&e->line, &c, err);
+}
+
 static int do_step(struct xp_lab_env *e, const struct xp_lab_step *s, struct xp_err *err)
 {
 	switch (s->kind) {
@@ -170,6 +211,10 @@ static int do_step(struct xp_lab_env *e, const struct xp_lab_step *s, struct xp_
 				      s->u.offload.on, err);
 	case XP_STEP_QDISC:
 		return do_qdisc(e, s, err);
+	case XP_STEP_NETEM:
+		return do_netem(e, s, err);
+	case XP_STEP_LINE:
+		return do_line(e, s, err);
 	}
 	return xp_err_set(err, "internal: step kind %d", (int)s->kind);
 }
@@ -206,6 +251,8 @@ int xp_lab_teardown(struct xp_lab_env *e, struct xp_err *err)
 	struct xp_err one;
 	int i, rc = 0;
 
+	xp_wan_line_stop(e->line);
+	e->line = NULL;
 	for (i = XP_LAB_NS_MAX - 1; i >= 0; i--) {
 		if (e->nl[i] >= 0)
 			close(e->nl[i]);
@@ -222,4 +269,49 @@ int xp_lab_teardown(struct xp_lab_env *e, struct xp_err *err)
 		e->made[i] = 0;
 	}
 	return rc;
+}
+
+struct probe {
+	int rc;
+	struct xp_err err;
+};
+
+static void *probe_thread(void *arg)
+{
+	struct probe *p = arg;
+	struct xp_wan_dir none;
+	struct xp_nl_msg m;
+	uint32_t seq = 0;
+	int fd;
+
+	p->rc = -1;
+	if (unshare(CLONE_NEWNET)) {
+		xp_err_sys(&p->err, errno, "netem probe: unshare(CLONE_NEWNET)");
+		return NULL;
+	}
+	if ((fd = xp_nl_open(&p->err)) < 0)
+		return NULL;
+	memset(&none, 0, sizeof(none));
+	none.limit_bytes = 1514;
+	xp_rtnl_netem(&m, 1, &none); /* lo is 1 in every new namespace */
+	if (!xp_nl_talk(fd, &m, &seq, "netem probe: tc qdisc add dev lo root netem",
+			&p->err))
+		p->rc = 1;
+	else if (netem_unknown(errno))
+		p->rc = 0;
+	close(fd);
+	return NULL;
+}
+
+int xp_lab_netem_probe(struct xp_err *err)
+{
+	struct probe p = { -1, { "" } };
+	pthread_t thr;
+
+	if (pthread_create(&thr, NULL, probe_thread, &p))
+		return xp_err_set(err, "netem probe: cannot start a thread");
+	pthread_join(thr, NULL);
+	if (p.rc < 0 && err)
+		*err = p.err;
+	return p.rc;
 }

@@ -9,6 +9,7 @@
 
 #include "common/err.h"
 #include "lab/plan.h"
+#include "lab/wan/line.h"
 
 struct xp_lab_env {
 	const struct xp_lab_plan *p;
@@ -19,6 +20,7 @@ struct xp_lab_env {
 	uint32_t seq[XP_LAB_NS_MAX];
 	int interrupted;          /* stopped because sigfd became readable */
 	char unsupported[128];    /* the kernel feature a step lacked, or "" */
+	struct xp_wan_line *line; /* the delay line, once started */
 };
 
 void xp_lab_env_init(struct xp_lab_env *e, const struct xp_lab_plan *p);
@@ -26,8 +28,14 @@ void xp_lab_env_init(struct xp_lab_env *e, const struct xp_lab_plan *p);
  * step once sigfd (if >= 0) is readable.  0, or -1 with err (and
  * e->unsupported naming the missing feature when that was the cause). */
 int xp_lab_exec(struct xp_lab_env *e, int sigfd, struct xp_err *err);
-/* Close our sockets and delete the namespaces we made, newest first.
+/* Stop the delay line, close our sockets and delete the namespaces we made, newest first.
  * 0, or -1 with the first failure in err (the others are still tried). */
 int xp_lab_teardown(struct xp_lab_env *e, struct xp_err *err);
+
+/* Whether this kernel has netem: a netem qdisc added to the loopback of
+ * a private namespace that vanishes with the thread that made it (so
+ * nothing is changed).  1 it has, 0 it lacks it (the kernel does not
+ * know the kind), -1 cannot tell (no root ...) with err. */
+int xp_lab_netem_probe(struct xp_err *err);
 
 #endif

@@ -24,7 +24,9 @@
 #include "lab/render.h"
 #include "lab/plot.h"
 #include "lab/report.h"
+#include "lab/report_wan.h"
 #include "lab/run.h"
+#include "lab/wanrun.h"
 
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "0"
@@ -40,6 +42,7 @@ struct lab {
 	int sigfd;
 	int json, verbose;
 	int stuck;         /* a test thread was abandoned: stop everything */
+	struct xp_wan_line *line; /* the delay line of the topology running */
 };
 
 static int wants_json(int argc, char **argv)
@@ -97,6 +100,32 @@ static const char *missing_cap(void)
 	return NULL;
 }
 
+/* Netem or the delay line, for an impairment left to auto: netem where
+ * the kernel has it.  The choice and why go into the report. */
+static void impair_with(struct lab *l)
+{
+	struct xp_wan *w = &l->c.knobs.wan;
+	struct xp_err err = { "" };
+	int has;
+
+	if (!w->on)
+		return;
+	if (w->with != XP_WAN_AUTO) {
+		snprintf(l->rep.impair_note, sizeof(l->rep.impair_note), "--impair-with %s",
+			 xp_wan_with_name(w->with));
+	} else if ((has = xp_lab_netem_probe(&err)) < 0) {
+		w->with = XP_WAN_NETEM;
+		snprintf(l->rep.impair_note, sizeof(l->rep.impair_note),
+			 "netem assumed: could not probe for it (%s)", err.msg);
+	} else {
+		w->with = has ? XP_WAN_NETEM : XP_WAN_LINE;
+		snprintf(l->rep.impair_note, sizeof(l->rep.impair_note), "%s",
+			 has ? "this kernel has netem" : "this kernel lacks netem");
+	}
+	l->rep.impaired_by = w->with;
+	l->rep.line_cpu = l->c.knobs.line_cpu;
+}
+
 /* The test options as shell words, for the commented commands. */
 static void test_args(const struct xp_lab_cfg *c, char *buf, size_t len)
 {
@@ -121,13 +150,19 @@ static int dry_run(struct lab *l)
 	int i;
 
 	test_args(&l->c, args, sizeof(args));
+	impair_with(l);
 	for (i = 0; i < l->c.ntopo; i++) {
 		if (xp_lab_plan_make(&l->plan, l->c.topo[i], (unsigned)getpid(),
 				     &l->c.knobs, &err))
 			return fail(0, XP_EXIT_FAIL, err.msg);
 		if (i)
 			putchar('\n');
-		xp_lab_render(stdout, &l->plan, l->c.topo[i]->what, args);
+		if (l->plan.wan.on)
+			printf("# impairment by %s (%s)\n", l->plan.wan.with == XP_WAN_LINE ?
+			       "xperf's delay line" : "netem", l->rep.impair_note);
+		xp_lab_render(stdout, &l->plan, l->plan.wan.on ? "a WAN path: each end's "
+			      "veth into a middle namespace that holds the impairment"
+			      : l->c.topo[i]->what, args);
 	}
 	return XP_EXIT_OK;
 }
@@ -174,8 +209,13 @@ static int measure(struct lab *l, const struct xp_opts *o, const struct xp_lab_w
 {
 	struct xp_client_result r;
 	struct xp_err err = { "" };
+	struct xp_wan_stats before, after;
 	int interrupted = 0;
 
+	if (l->line) {
+		xp_wan_line_mark(l->line);
+		xp_wan_line_read(l->line, &before);
+	}
 	if (xp_lab_measure(o, w, l->sigfd, &r, &interrupted, &l->stuck, &err)) {
 		row->status = XP_ROW_FAILED;
 		snprintf(row->msg, sizeof(row->msg), "%s", err.msg);
@@ -183,6 +223,10 @@ static int measure(struct lab *l, const struct xp_opts *o, const struct xp_lab_w
 		return -1;
 	}
 	xp_lab_row_fill(row, &r, multi);
+	if (l->line) {
+		xp_wan_line_read(l->line, &after);
+		xp_lab_row_line(row, &l->rep.ceiling, &after, &before, r.local.active_ns);
+	}
 	xp_client_result_free(&r);
 	if (interrupted || r.interrupted) {
 		l->rep.interrupted = 1;
@@ -298,6 +342,43 @@ static void build_failed(struct lab *l, const struct xp_lab_env *e, struct xp_la
 		fprintf(stderr, "xperf lab: %s: %s\n", name, why);
 }
 
+/* The delay line's ceiling, once per lab run (-l does not change it). */
+static void calibrate(struct lab *l, const struct xp_lab_where *w)
+{
+	struct xp_err err = { "" };
+	int interrupted = 0;
+
+	if (!l->line || !l->c.a.line_calibrate || l->rep.ceiling.measured)
+		return;
+	if (l->verbose)
+		fprintf(stderr, "xperf lab: measuring the delay line's ceiling\n");
+	if (xp_lab_line_calibrate(l->line, w, l->c.opts[0].ipv6, l->sigfd,
+				  l->c.a.line_calibrate, &l->rep.ceiling, &interrupted,
+				  &l->stuck, &err))
+		fprintf(stderr, "xperf lab: the delay line's ceiling: %s\n",
+			l->rep.ceiling.msg);
+	l->rep.interrupted |= interrupted;
+}
+
+/* A line that stopped on an error fails the rows measured through it. */
+static void line_failed(struct lab *l, struct xp_lab_row *rows)
+{
+	struct xp_err err;
+	char msg[XP_ERR_MAX + 32];
+	int i;
+
+	if (!l->line || !xp_wan_line_failed(l->line, &err))
+		return;
+	snprintf(l->rep.line_error, sizeof(l->rep.line_error), "%s", err.msg);
+	snprintf(msg, sizeof(msg), "the delay line stopped: %s", err.msg);
+	fprintf(stderr, "xperf lab: %s\n", msg);
+	for (i = 0; i < l->c.ntests; i++)
+		if (rows[i].status == XP_ROW_OK) {
+			rows[i].status = XP_ROW_FAILED;
+			snprintf(rows[i].msg, sizeof(rows[i].msg), "%.399s", msg);
+		}
+}
+
 /* Build, measure every test, tear down.  Rows start as "skipped". */
 static void run_topology(struct lab *l, const struct xp_lab_topo *t)
 {
@@ -326,8 +407,12 @@ static void run_topology(struct lab *l, const struct xp_lab_topo *t)
 			fprintf(stderr, "xperf lab: %s: built in %d steps\n", t->name,
 				l->plan.nsteps);
 		where(l, &e, &w);
+		l->line = e.line;
+		calibrate(l, &w);
 		for (i = 0; i < l->c.ntests && !l->rep.interrupted && !l->stuck; i++)
 			run_test(l, i, &w, &rows[i]);
+		line_failed(l, rows);
+		l->line = NULL;
 		for (i = 0; i < l->c.ntests; i++)
 			if (rows[i].status == XP_ROW_FAILED && strcmp(rows[i].msg, "interrupted"))
 				fprintf(stderr, "xperf lab: %s %s: %s\n", t->name,
@@ -363,6 +448,7 @@ static int run_matrix(struct lab *l)
 	int i, rc = 0;
 
 	l->rep.id = (unsigned)getpid();
+	impair_with(l);
 	/* Names carry our pid, so any xperf-<our pid>-* is a dead run's. */
 	if (stale)
 		xp_lab_cleanup(stale, l->rep.id);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "common/cpu.h"
 #include "common/units.h"
 #include "lab/dev.h"
 #include "proto/msg.h"
@@ -242,6 +243,30 @@ static int sysctls(struct xp_lab_cfg *c, struct xp_err *err)
 	return 0;
 }
 
+/* The impairment, the topologies it fits and the delay line's CPU. */
+static int wan(struct xp_lab_cfg *c, struct xp_err *err)
+{
+	const struct xp_lab_args *a = &c->a;
+	struct xp_wan_args w = { a->delay, a->jitter, a->loss, a->reorder, a->duplicate,
+				 a->link_rate, a->queue_limit, a->impair_with, a->seed };
+	int cpus[XP_CPUS_MAX], n = xp_cpu_allowed(cpus, XP_CPUS_MAX), i;
+	uint64_t cpu;
+
+	if (xp_wan_parse(&c->knobs.wan, &w, err))
+		return -1;
+	for (i = 0; c->knobs.wan.on && i < c->ntopo; i++)
+		if (strcmp(c->topo[i]->name, "veth"))
+			return xp_err_set(err, "--topology %s: impairment (--delay, --loss ...) "
+					  "applies to the veth topology only", c->topo[i]->name);
+	c->knobs.line_cpu = n > 0 ? cpus[n - 1] : -1;
+	if (!a->line_cpu)
+		return 0;
+	if (xp_parse_uint(a->line_cpu, 0, XP_CPUS_MAX - 1, "--line-cpu", &cpu, err))
+		return -1;
+	c->knobs.line_cpu = (int)cpu;
+	return xp_cpu_check(&c->knobs.line_cpu, 1, "--line-cpu", err);
+}
+
 static int knobs(struct xp_lab_cfg *c, struct xp_err *err)
 {
 	struct xp_lab_knobs *k = &c->knobs;
@@ -264,7 +289,7 @@ static int knobs(struct xp_lab_cfg *c, struct xp_err *err)
 	if (strcmp(c->a.qdisc, "tbf") && strcmp(c->a.qdisc, "htb"))
 		return xp_err_set(err, "--qdisc: tbf or htb, not '%s'", c->a.qdisc);
 	k->qdisc = strcmp(c->a.qdisc, "htb") ? XP_QDISC_TBF : XP_QDISC_HTB;
-	return sysctls(c, err);
+	return sysctls(c, err) || wan(c, err) ? -1 : 0;
 }
 
 int xp_lab_parse(struct xp_lab_cfg *c, int argc, char **argv, struct xp_err *err)
@@ -291,24 +316,7 @@ int xp_lab_parse(struct xp_lab_cfg *c, int argc, char **argv, struct xp_err *err
 
 int xp_lab_parse_rate(const char *s, uint64_t *bps, struct xp_err *err)
 {
-	char *end;
-	double v = strtod(s, &end);
-	double mult = 1;
-
-	if (end == s || !isdigit((unsigned char)*s))
-		return xp_err_set(err, "--egress-rate: '%s' is not a rate (e.g. 100m)", s);
-	if (*end && strchr("kKmMgG", *end)) {
-		mult = *end == 'k' || *end == 'K' ? 1e3 : *end == 'm' || *end == 'M' ? 1e6 : 1e9;
-		end++;
-	}
-	if (*end && strcasecmp(end, "bit"))
-		return xp_err_set(err, "--egress-rate: '%s': unknown unit (k, m, g, optional "
-				  "\"bit\"; bits per second)", s);
-	v *= mult;
-	if (!(v >= 8000 && v <= 1e12))
-		return xp_err_set(err, "--egress-rate: '%s' outside 8k..1000g bit/s", s);
-	*bps = (uint64_t)v;
-	return 0;
+	return xp_wan_parse_rate(s, "--egress-rate", bps, err);
 }
 
 static int offload_item(const char *name, int on, int *offload)

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "common/err.h"
+#include "lab/wan/impair.h"
 
 #define XP_LAB_NS_MAX 3
 #define XP_LAB_STEPS_MAX 160
@@ -33,6 +34,8 @@ enum xp_lab_step_kind {
 	XP_STEP_QUEUES,  /* every rx queue's rps_cpus or tx queue's xps_cpus */
 	XP_STEP_OFFLOAD, /* ethtool -K DEV FEATURE on|off */
 	XP_STEP_QDISC,   /* tc qdisc (and class, for htb) on DEV's egress */
+	XP_STEP_NETEM,   /* tc qdisc add dev DEV root netem ... */
+	XP_STEP_LINE,    /* xperf's delay line between DEV and u.line.peer */
 };
 
 enum xp_lab_link_kind {
@@ -80,6 +83,8 @@ struct xp_lab_step {
 		struct { int tx; char mask[72]; } queues;
 		struct { enum xp_lab_offload feature; int on; } offload;
 		struct xp_lab_qdisc_cfg qdisc;
+		struct xp_wan_dir netem;
+		struct { char peer[XP_LAB_IFNAME]; int cpu; } line; /* dev faces the client */
 	} u;
 };
 
@@ -95,6 +100,10 @@ struct xp_lab_plan {
 	int client_ns, server_ns;
 	char client_dev[XP_LAB_IFNAME], server_dev[XP_LAB_IFNAME];
 	char client4[16], server4[16], client6[48], server6[48];
+	/* A WAN path: the impairment (wan.with is netem or line here) and the
+	 * middle namespace's two inner ends, [0] facing the client. */
+	struct xp_wan wan;
+	char inner[2][XP_LAB_IFNAME];
 };
 
 /* The knobs a user can turn, validated by the lab's option parser. */
@@ -106,6 +115,12 @@ struct xp_lab_knobs {
 	uint64_t rate_bps;             /* 0: no rate limit */
 	const char *sysctl[XP_LAB_SYSCTL_MAX]; /* "net.x.y=value" */
 	int nsysctl;
+	/* Impairment (wan.on): the veth topology becomes a WAN path, its two
+	 * ends joined through a middle namespace where netem or xperf's delay
+	 * line (wan.with; auto is resolved before a plan is made) holds the
+	 * frames.  line_cpu: the line's CPU, -1 unpinned. */
+	struct xp_wan wan;
+	int line_cpu;
 };
 
 struct xp_lab_topo {

@@ -85,6 +85,48 @@ static void qdisc(FILE *f, const char *ns, const char *dev,
 		r, r, q->burst, q->burst, q->quantum);
 }
 
+/* tc's words for one direction's netem qdisc. */
+static void netem(FILE *f, const char *ns, const char *dev, const struct xp_wan_dir *d)
+{
+	fprintf(f, "ip netns exec %s tc qdisc add dev %s root netem limit %u delay %gms",
+		ns, dev, xp_wan_netem_limit(d), (double)d->delay_ns / 1e6);
+	if (d->jitter_ns)
+		fprintf(f, " %gms", (double)d->jitter_ns / 1e6);
+	if (d->loss.thr)
+		fprintf(f, " loss %g%%", d->loss.pct);
+	if (d->duplicate.thr)
+		fprintf(f, " duplicate %g%%", d->duplicate.pct);
+	if (d->reorder.thr)
+		fprintf(f, " reorder %g%%", d->reorder.pct);
+	if (d->rate_bps)
+		fprintf(f, " rate %llubit", (unsigned long long)d->rate_bps);
+}
+
+/* The delay line is no command: say what it does, and what netem would. */
+static void line(FILE *f, const struct xp_lab_plan *p, const struct xp_lab_step *s)
+{
+	const char *ns = p->ns[s->ns];
+	int d;
+
+	fprintf(f, "# xperf's delay line (no command does this): a thread in %s", ns);
+	if (s->u.line.cpu >= 0)
+		fprintf(f, " on CPU %d", s->u.line.cpu);
+	fprintf(f, " moves every frame between %s and %s\n", s->dev, s->u.line.peer);
+	fprintf(f, "# and holds it as these netem qdiscs would (limit in bytes: %llu and %llu),\n"
+		   "# which on a kernel with netem replace it, with a bridge joining the two:\n",
+		(unsigned long long)p->wan.d[0].limit_bytes,
+		(unsigned long long)p->wan.d[1].limit_bytes);
+	fprintf(f, "#   ip -n %s link add name %sbr type bridge\n", ns, p->base);
+	fprintf(f, "#   ip -n %s link set %s master %sbr\n", ns, s->dev, p->base);
+	fprintf(f, "#   ip -n %s link set %s master %sbr\n", ns, s->u.line.peer, p->base);
+	fprintf(f, "#   ip -n %s link set %sbr up\n", ns, p->base);
+	for (d = 0; d < XP_WAN_DIRS; d++) {
+		fputs("#   ", f);
+		netem(f, ns, d == XP_WAN_C2S ? s->u.line.peer : s->dev, &p->wan.d[d]);
+		fputs(d == XP_WAN_C2S ? "  # client to server\n" : "  # server to client", f);
+	}
+}
+
 static void sysctl(FILE *f, const char *ns, const struct xp_lab_step *s)
 {
 	char kv[sizeof(s->u.sysctl.key) + sizeof(s->u.sysctl.value) + 2];
@@ -131,6 +173,14 @@ void xp_lab_render_step(FILE *f, const struct xp_lab_plan *p,
 		break;
 	case XP_STEP_QDISC:
 		qdisc(f, ns, s->dev, &s->u.qdisc);
+		break;
+	case XP_STEP_NETEM:
+		netem(f, ns, s->dev, &s->u.netem);
+		fputs(strcmp(s->dev, p->inner[1]) ? "  # server to client" : "  # client to server",
+		      f);
+		break;
+	case XP_STEP_LINE:
+		line(f, p, s);
 		break;
 	}
 	fputc('\n', f);

@@ -6,6 +6,8 @@
 
 #include "common/hist.h"
 #include "common/json.h"
+#include "common/tests.h"
+#include "lab/report_wan.h"
 #include "proto/msg.h"
 
 #ifndef PACKAGE_VERSION
@@ -25,10 +27,31 @@ static double received_gbps(const struct xp_client_result *r)
 	return xp_report_received_bps(r) / 1e9;
 }
 
+/* A UDP bulk test's datagrams, as its receiver counted them. */
+static void udp_fill(struct xp_lab_row *row, const struct xp_client_result *r)
+{
+	int s2c = xp_test(r->test)->server_sends;
+	const struct xp_side_result *snd = s2c ? &r->remote : &r->local;
+	const struct xp_side_result *rcv = s2c ? &r->local : &r->remote;
+
+	row->udp = 1;
+	row->dg_sent = snd->c.datagrams_sent;
+	row->dg_received = rcv->c.datagrams_received;
+	row->dg_lost = row->dg_sent > row->dg_received ? row->dg_sent - row->dg_received : 0;
+	row->dg_out_of_order = rcv->c.out_of_order;
+	row->dg_duplicates = rcv->c.duplicates;
+}
+
 void xp_lab_row_fill(struct xp_lab_row *row, const struct xp_client_result *r,
 		     int multi)
 {
+	const struct xp_side_result *rcv = xp_test(r->test)->server_sends ? &r->local : &r->remote;
+
 	row->errors += r->local.c.errors + r->remote.c.errors;
+	row->retrans = r->local.tcp.retrans + r->remote.tcp.retrans;
+	row->rcvbuf = rcv->c.rcvbuf_bytes;
+	if (xp_test(r->test)->udp && xp_test(r->test)->bulk && !multi)
+		udp_fill(row, r);
 	if (row->stream) {
 		if (multi)
 			row->gbps_multi = received_gbps(r);
@@ -40,6 +63,7 @@ void xp_lab_row_fill(struct xp_lab_row *row, const struct xp_client_result *r,
 	row->tps = per_sec(r->local.c.transactions, r->local.active_ns);
 	row->p50_us = xp_hist_percentile(r->hist, 50) / 1e3;
 	row->p99_us = xp_hist_percentile(r->hist, 99) / 1e3;
+	row->mean_us = xp_hist_mean(r->hist) / 1e3;
 }
 
 int xp_lab_failed_rows(const struct xp_lab_report *rep)
@@ -92,6 +116,7 @@ void xp_lab_table(FILE *f, const struct xp_lab_cfg *c, const struct xp_lab_repor
 	fprintf(f, "xperf lab " XP_LAB_PREFIX "%u: %.2f s per test%s\n", rep->id,
 		(double)c->opts[0].length / 1e9, rep->interrupted ? " (interrupted)" : "");
 	knobs_line(f, c);
+	xp_lab_wan_head(f, c, rep);
 	fprintf(f, "%-10s %-11s %13s %15s %12s %9s %9s  %s\n", "topology", "test",
 		"1-flow Gbit/s", c->a.multi ? multi : "multi Gbit/s", "trans/s", "p50 us",
 		"p99 us", "status");
@@ -107,6 +132,7 @@ void xp_lab_table(FILE *f, const struct xp_lab_cfg *c, const struct xp_lab_repor
 		cell(f, ok && r->rr, r->p99_us, 9, 2);
 		fprintf(f, "  %s%s%s\n", status_names[r->status], r->msg[0] ? ": " : "", r->msg);
 	}
+	xp_lab_wan_rows(f, rep);
 	if (rep->teardown_error[0])
 		fprintf(f, "teardown: %s\n", rep->teardown_error);
 }
@@ -125,6 +151,21 @@ static void json_str_or_null(struct xp_json *j, const char *key, const char *s)
 		xp_json_str_val(j, key, s);
 	else
 		xp_json_null(j, key);
+}
+
+static void json_udp(struct xp_json *j, int have, const struct xp_lab_row *r)
+{
+	if (!have) {
+		xp_json_null(j, "udp");
+		return;
+	}
+	xp_json_obj_open(j, "udp");
+	xp_json_u64(j, "sent", r->dg_sent);
+	xp_json_u64(j, "received", r->dg_received);
+	xp_json_u64(j, "lost", r->dg_lost);
+	xp_json_u64(j, "out_of_order", r->dg_out_of_order);
+	xp_json_u64(j, "duplicates", r->dg_duplicates);
+	xp_json_obj_close(j);
 }
 
 static void json_row(struct xp_json *j, const struct xp_lab_row *r)
@@ -147,10 +188,15 @@ static void json_row(struct xp_json *j, const struct xp_lab_row *r)
 	json_num(j, "trans_per_sec", ok && r->rr, r->tps);
 	json_num(j, "p50_us", ok && r->rr, r->p50_us);
 	json_num(j, "p99_us", ok && r->rr, r->p99_us);
+	json_num(j, "mean_us", ok && r->rr, r->mean_us);
 	xp_json_u64(j, "runs", r->runs);
 	json_num(j, "spread_min", ok && r->runs > 1, r->lo);
 	json_num(j, "spread_max", ok && r->runs > 1, r->hi);
 	xp_json_u64(j, "errors", r->errors);
+	xp_json_u64(j, "tcp_retrans", r->retrans);
+	xp_json_u64(j, "receiver_rcvbuf", r->rcvbuf);
+	json_udp(j, ok && r->udp, r);
+	xp_lab_wan_json_row(j, r);
 	xp_json_obj_close(j);
 }
 
@@ -197,6 +243,7 @@ static void json_start(struct xp_json *j, const struct xp_lab_cfg *c,
 	xp_json_arr_close(j);
 	xp_json_u64(j, "multi_flows", c->a.multi);
 	json_knobs(j, &c->knobs);
+	xp_lab_wan_json_start(j, c, rep);
 	xp_json_obj_close(j);
 }
 
@@ -216,6 +263,7 @@ int xp_lab_json(FILE *f, const struct xp_lab_cfg *c, const struct xp_lab_report 
 	xp_json_u64(&j, "rows_failed", (uint64_t)xp_lab_failed_rows(rep));
 	xp_json_bool(&j, "interrupted", rep->interrupted);
 	json_str_or_null(&j, "teardown_error", rep->teardown_error);
+	xp_lab_wan_json_end(&j, rep);
 	xp_json_obj_close(&j);
 	xp_json_obj_close(&j);
 	if (j.oom)

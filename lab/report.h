@@ -9,6 +9,7 @@
 
 #include "client/client.h"
 #include "lab/opts.h"
+#include "lab/wan/line.h"
 
 enum xp_lab_status {
 	XP_ROW_OK,          /* measured */
@@ -34,6 +35,27 @@ struct xp_lab_row {
 	double lo, hi;             /* -I: the spread of gbps1 (stream) or tps (RR),
 				    * which hold the median */
 	uint64_t errors;           /* recoverable socket errors, both ends */
+	double mean_us;            /* RR: mean round trip */
+	uint64_t retrans;          /* TCP retransmissions, both ends */
+	uint64_t rcvbuf;           /* the receiver's SO_RCVBUF as granted */
+	int udp;                   /* UDP bulk: the receiver's datagram counts */
+	uint64_t dg_sent, dg_received, dg_lost, dg_out_of_order, dg_duplicates;
+	int line;                  /* measured through the delay line: */
+	struct xp_wan_stats ls;    /* its counters over the row's measurements */
+	double line_load;          /* the most of its ceiling one of them used */
+};
+
+/* A share of the delay line's ceiling from which a figure may be the
+ * line's own limit rather than the path's. */
+#define XP_LAB_NEAR_CEILING 0.8
+
+/* The delay line's own ceiling, measured unimpaired before the tests:
+ * forwarded frames per second and wire Mbit/s, both directions summed. */
+struct xp_lab_ceiling {
+	int measured;
+	double tcp_mbps, tcp_fps;  /* during a TCP_STREAM */
+	double udp_mbps, udp_fps;  /* during a UDP_STREAM of 64-byte datagrams */
+	char msg[XP_ERR_MAX];      /* why not measured, or "" */
 };
 
 #define XP_LAB_ROWS_MAX (XP_LAB_TOPOS_MAX * XP_LAB_TESTS_MAX)
@@ -44,6 +66,11 @@ struct xp_lab_report {
 	int n;
 	int interrupted;
 	char teardown_error[XP_ERR_MAX];  /* "" unless removing something failed */
+	enum xp_wan_with impaired_by;     /* netem or line; auto: not impaired */
+	char impair_note[160];            /* why that one */
+	int line_cpu;
+	struct xp_lab_ceiling ceiling;
+	char line_error[XP_ERR_MAX];      /* the delay line stopped on this */
 };
 
 /* Fill a row's columns from a finished test. multi: this was the

@@ -244,3 +244,42 @@ void xp_rtnl_htb_class(struct xp_nl_msg *m, int ifindex,
 	}
 	xp_nl_nest_close(m);
 }
+
+static uint32_t prob32(double pct)
+{
+	return pct >= 100 ? UINT32_MAX : (uint32_t)(pct / 100.0 * (double)UINT32_MAX);
+}
+
+/* netem's options: its qopt struct, then attributes (not a nest). */
+void xp_rtnl_netem(struct xp_nl_msg *m, int ifindex, const struct xp_wan_dir *d)
+{
+	struct tc_netem_qopt o;
+	struct tc_netem_reorder r = { prob32(d->reorder.pct), 0 };
+	struct tc_netem_rate rate;
+	uint64_t bytes_s = d->rate_bps / 8;
+	int64_t ns;
+
+	tcmsg(m, RTM_NEWQDISC, ifindex, 0, TC_H_ROOT);
+	xp_nl_attr_str(m, TCA_KIND, "netem");
+	memset(&o, 0, sizeof(o));
+	o.limit = xp_wan_netem_limit(d);
+	o.loss = prob32(d->loss.pct);
+	o.duplicate = prob32(d->duplicate.pct);
+	o.gap = d->reorder.thr ? 1 : 0; /* as tc sets it: reorder every chosen one */
+	xp_nl_nest_open(m, TCA_OPTIONS);
+	xp_nl_put(m, &o, sizeof(o));
+	ns = (int64_t)d->delay_ns;
+	xp_nl_attr(m, TCA_NETEM_LATENCY64, &ns, sizeof(ns));
+	ns = (int64_t)d->jitter_ns;
+	xp_nl_attr(m, TCA_NETEM_JITTER64, &ns, sizeof(ns));
+	if (d->reorder.thr)
+		xp_nl_attr(m, TCA_NETEM_REORDER, &r, sizeof(r));
+	if (bytes_s) {
+		memset(&rate, 0, sizeof(rate));
+		rate.rate = bytes_s >= UINT32_MAX ? UINT32_MAX : (uint32_t)bytes_s;
+		xp_nl_attr(m, TCA_NETEM_RATE, &rate, sizeof(rate));
+		if (bytes_s >= UINT32_MAX)
+			xp_nl_attr_u64(m, TCA_NETEM_RATE64, bytes_s);
+	}
+	xp_nl_nest_close(m);
+}

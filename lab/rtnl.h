@@ -32,5 +32,9 @@ void xp_rtnl_qdisc(struct xp_nl_msg *m, int ifindex, const struct xp_lab_qdisc_c
 /* htb only: class 1:1 at the rate. */
 void xp_rtnl_htb_class(struct xp_nl_msg *m, int ifindex,
 		       const struct xp_lab_qdisc_cfg *q);
+/* Root netem qdisc on ifindex with direction d's impairment (delay and
+ * jitter in ns, loss, duplicate and reorder as fractions of 2^32, the
+ * rate in bytes/s, the limit in packets). */
+void xp_rtnl_netem(struct xp_nl_msg *m, int ifindex, const struct xp_wan_dir *d);
 
 #endif

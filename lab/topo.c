@@ -156,6 +156,57 @@ static void build_vxlan(struct xp_lab_plan *p, uint32_t mtu)
 	endpoints(p, a, b);
 }
 
+static void sysctl(struct xp_lab_plan *p, int ns, const char *key, const char *value)
+{
+	struct xp_lab_step *s = xp_lab_step_add(p, XP_STEP_SYSCTL, ns, NULL);
+
+	snprintf(s->u.sysctl.key, sizeof(s->u.sysctl.key), "%s", key);
+	snprintf(s->u.sysctl.value, sizeof(s->u.sysctl.value), "%s", value);
+}
+
+/* The veth topology as a WAN path: each end's veth peer in namespace c,
+ * whose inner ends carry no address (and, IPv6 off there, send nothing
+ * of their own); with netem a bridge joins them, else the delay line. */
+static void build_wan(struct xp_lab_plan *p, const struct xp_lab_knobs *k)
+{
+	char a[XP_LAB_IFNAME], b[XP_LAB_IFNAME], br[XP_LAB_IFNAME];
+	char *ca = p->inner[0], *cb = p->inner[1];
+
+	sysctl(p, 2, "net.ipv6.conf.all.disable_ipv6", "1");
+	sysctl(p, 2, "net.ipv6.conf.default.disable_ipv6", "1");
+	veth(p, 0, dev(p, "a", a), 2, dev(p, "ca", ca), k->mtu);
+	veth(p, 1, dev(p, "b", b), 2, dev(p, "cb", cb), k->mtu);
+	if (p->wan.with == XP_WAN_NETEM) {
+		link_add(p, 2, dev(p, "br", br), XP_LINK_BRIDGE, k->mtu);
+		snprintf(xp_lab_step_add(p, XP_STEP_MASTER, 2, ca)->u.master, XP_LAB_IFNAME,
+			 "%s", br);
+		snprintf(xp_lab_step_add(p, XP_STEP_MASTER, 2, cb)->u.master, XP_LAB_IFNAME,
+			 "%s", br);
+		up(p, 2, br);
+	}
+	up(p, 2, ca);
+	up(p, 2, cb);
+	endpoints(p, a, b);
+}
+
+/* Once every link is made and tuned: netem on each inner end's egress
+ * (the one towards the server carries client-to-server traffic), or the
+ * delay line between them. */
+static void wan_steps(struct xp_lab_plan *p, const struct xp_lab_knobs *k)
+{
+	struct xp_lab_step *s;
+	int d;
+
+	if (p->wan.with == XP_WAN_NETEM) {
+		for (d = 0; d < XP_WAN_DIRS; d++)
+			xp_lab_step_add(p, XP_STEP_NETEM, 2, p->inner[!d])->u.netem = p->wan.d[d];
+		return;
+	}
+	s = xp_lab_step_add(p, XP_STEP_LINE, 2, p->inner[0]);
+	snprintf(s->u.line.peer, sizeof(s->u.line.peer), "%s", p->inner[1]);
+	s->u.line.cpu = k->line_cpu;
+}
+
 static const struct xp_lab_topo topos[] = {
 	{ "veth", "a veth pair straight between the two namespaces", build_veth },
 	{ "bridge", "each end's veth on a Linux bridge in a third namespace", build_bridge },
@@ -215,14 +266,25 @@ int xp_lab_plan_make(struct xp_lab_plan *p, const struct xp_lab_topo *t,
 	p->client_ns = 0;
 	p->server_ns = 1;
 	snprintf(p->base, sizeof(p->base), XP_LAB_IFPREFIX "%u", id);
-	namespaces(p, middle(t) ? 3 : 2, id);
+	if (k->wan.on && t->build != build_veth)
+		return xp_err_set(err, "%s: impairment (--delay, --loss ...) applies to the "
+				  "veth topology only", t->name);
+	if (k->wan.on && k->wan.with == XP_WAN_AUTO)
+		return xp_err_set(err, "internal: netem or the delay line not chosen");
+	p->wan = k->wan;
+	namespaces(p, middle(t) || k->wan.on ? 3 : 2, id);
 	xp_lab_knobs_early(p, k);
-	t->build(p, k->mtu);
+	if (k->wan.on)
+		build_wan(p, k);
+	else
+		t->build(p, k->mtu);
 	snprintf(p->client4, sizeof(p->client4), "10.231.0.1");
 	snprintf(p->server4, sizeof(p->server4), "10.231.0.2");
 	snprintf(p->client6, sizeof(p->client6), "fd00:231::1");
 	snprintf(p->server6, sizeof(p->server6), "fd00:231::2");
 	xp_lab_knobs_late(p, k);
+	if (k->wan.on)
+		wan_steps(p, k);
 	if (p->overflow)
 		return xp_err_set(err, "%s: internal: plan longer than %d steps",
 				  t->name, XP_LAB_STEPS_MAX);

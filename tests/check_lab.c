@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* xperf lab's pure parts: the netlink message builder and ack parser,
- * rtnetlink request layout, topology plans, --dry-run rendering and the
- * lab's option parsing. */
+ * rtnetlink request layout (netem's too), topology plans (the WAN path's
+ * too), --dry-run rendering and the lab's option parsing. */
 #include <check.h>
 #include <errno.h>
 #include <stdio.h>
@@ -11,6 +11,7 @@
 
 #include <linux/if_link.h>
 #include <linux/netlink.h>
+#include <linux/pkt_sched.h>
 #include <linux/rtnetlink.h>
 #include <linux/veth.h>
 
@@ -458,6 +459,128 @@ START_TEST(rates_and_sysctl_names)
 }
 END_TEST
 
+/* A WAN path: three namespaces, no address on the inner ends, and the
+ * impairment as netem qdiscs (each inner end's egress carries one
+ * direction) or as the delay line with the netem equivalent in comments. */
+START_TEST(dry_run_wan)
+{
+	struct xp_lab_plan *p = malloc(sizeof(*p));
+	struct xp_lab_knobs k = no_knobs();
+	struct xp_wan_args a = { .delay = "10/30", .loss = "1", .rate = "100m",
+				 .reorder = "25/0" };
+	struct xp_err e;
+	char *text;
+
+	ck_assert_int_eq(xp_wan_parse(&k.wan, &a, &e), 0);
+	k.line_cpu = 1;
+	k.wan.with = XP_WAN_NETEM;
+	ck_assert_int_eq(xp_lab_plan_make(p, xp_lab_topo_find("veth"), 9, &k, &e), 0);
+	ck_assert_int_eq(p->nns, 3);
+	text = render_steps(p);
+	ck_assert_ptr_nonnull(strstr(text, "link add name xp9a type veth peer name xp9ca netns "
+				     "xperf-9-c\n"));
+	ck_assert_ptr_nonnull(strstr(text, "link add name xp9b type veth peer name xp9cb netns "
+				     "xperf-9-c\n"));
+	ck_assert_ptr_nonnull(strstr(text, "ip -n xperf-9-c link set xp9ca master xp9br\n"));
+	ck_assert_ptr_nonnull(strstr(text, "ip netns exec xperf-9-c tc qdisc add dev xp9cb root "
+				     "netem limit 582 delay 10ms loss 1% reorder 25% rate "
+				     "100000000bit  # client to server\n"));
+	ck_assert_ptr_nonnull(strstr(text, "ip netns exec xperf-9-c tc qdisc add dev xp9ca root "
+				     "netem limit 748 delay 30ms loss 1% rate 100000000bit  # "
+				     "server to client\n"));
+	ck_assert_ptr_null(strstr(text, "addr add 10.231.0.1/24 dev xp9ca"));
+	ck_assert_ptr_null(strstr(text, "delay line"));
+	free(text);
+	k.wan.with = XP_WAN_LINE;
+	ck_assert_int_eq(xp_lab_plan_make(p, xp_lab_topo_find("veth"), 9, &k, &e), 0);
+	text = render_steps(p);
+	ck_assert_ptr_null(strstr(text, "\nip -n xperf-9-c link set xp9ca master"));
+	ck_assert_ptr_nonnull(strstr(text, "\n#   ip -n xperf-9-c link set xp9ca master"));
+	ck_assert_ptr_nonnull(strstr(text, "# xperf's delay line (no command does this): a thread "
+				     "in xperf-9-c on CPU 1 moves every frame between xp9ca and "
+				     "xp9cb\n"));
+	ck_assert_ptr_nonnull(strstr(text, "#   ip netns exec xperf-9-c tc qdisc add dev xp9cb "
+				     "root netem limit 582 delay 10ms"));
+	ck_assert_int_eq(p->step[p->nsteps - 1].kind, XP_STEP_LINE);
+	free(text);
+	/* impairment elsewhere than on veth, or not resolved to netem or line */
+	ck_assert_int_eq(xp_lab_plan_make(p, xp_lab_topo_find("bridge"), 9, &k, &e), -1);
+	k.wan.with = XP_WAN_AUTO;
+	ck_assert_int_eq(xp_lab_plan_make(p, xp_lab_topo_find("veth"), 9, &k, &e), -1);
+	free(p);
+}
+END_TEST
+
+START_TEST(rtnl_netem_request)
+{
+	struct xp_wan_args a = { .delay = "10", .jitter = "2", .loss = "50", .rate = "40g",
+				 .reorder = "100" };
+	struct xp_wan w;
+	struct xp_nl_msg m;
+	struct xp_err e;
+	const struct nlmsghdr *h;
+	const struct nlattr *kind, *opt, *lat, *reo;
+	const struct tc_netem_qopt *q;
+	const uint8_t *attrs;
+	size_t len, alen;
+	int64_t ns;
+
+	ck_assert_int_eq(xp_wan_parse(&w, &a, &e), 0);
+	xp_rtnl_netem(&m, 4, &w.d[0]);
+	h = xp_nl_data(&m, &len);
+	ck_assert_int_eq(m.overflow, 0);
+	ck_assert_uint_eq(h->nlmsg_type, RTM_NEWQDISC);
+	attrs = (const uint8_t *)h + NLMSG_HDRLEN + sizeof(struct tcmsg);
+	alen = len - NLMSG_HDRLEN - sizeof(struct tcmsg);
+	kind = find_attr(attrs, alen, TCA_KIND);
+	ck_assert_str_eq((const char *)payload(kind), "netem");
+	opt = find_attr(attrs, alen, TCA_OPTIONS);
+	ck_assert_ptr_nonnull(opt);
+	/* the qopt struct first, then attributes */
+	q = (const struct tc_netem_qopt *)(const void *)payload(opt);
+	ck_assert_uint_eq(q->limit, xp_wan_netem_limit(&w.d[0]));
+	ck_assert_uint_eq(q->loss, UINT32_MAX / 2);
+	ck_assert_uint_eq(q->gap, 1);
+	lat = find_attr(payload(opt) + sizeof(*q), plen(opt) - sizeof(*q), TCA_NETEM_LATENCY64);
+	ck_assert_ptr_nonnull(lat);
+	memcpy(&ns, payload(lat), sizeof(ns));
+	ck_assert_int_eq(ns, 10000000);
+	lat = find_attr(payload(opt) + sizeof(*q), plen(opt) - sizeof(*q), TCA_NETEM_JITTER64);
+	memcpy(&ns, payload(lat), sizeof(ns));
+	ck_assert_int_eq(ns, 2000000);
+	reo = find_attr(payload(opt) + sizeof(*q), plen(opt) - sizeof(*q), TCA_NETEM_REORDER);
+	ck_assert_uint_eq(((const struct tc_netem_reorder *)(const void *)payload(reo))->probability,
+			  UINT32_MAX);
+	/* 5 GB/s needs the 64-bit rate */
+	ck_assert_ptr_nonnull(find_attr(payload(opt) + sizeof(*q), plen(opt) - sizeof(*q),
+					TCA_NETEM_RATE64));
+}
+END_TEST
+
+START_TEST(lab_wan_options)
+{
+	struct xp_lab_cfg *c = malloc(sizeof(*c));
+	struct xp_err e;
+
+	ck_assert_int_eq(lab_parse(c, &e, "--delay 10/30 --loss 1 --seed 5 --line-cpu 0 "
+				   "--impair-with line -t TCP_RR"), 0);
+	ck_assert_int_eq(c->knobs.wan.on, 1);
+	ck_assert_int_eq(c->knobs.wan.with, XP_WAN_LINE);
+	ck_assert_uint_eq(c->knobs.wan.d[XP_WAN_S2C].delay_ns, 30000000);
+	ck_assert_uint_eq(c->knobs.wan.seed, 5);
+	ck_assert_int_eq(c->knobs.line_cpu, 0);
+	ck_assert_uint_eq(c->a.line_calibrate, 500);
+	ck_assert_int_eq(lab_parse(c, &e, ""), 0);
+	ck_assert_int_eq(c->knobs.wan.on, 0);
+	ck_assert_int_eq(lab_parse(c, &e, "--delay 10 --topology veth,bridge"), -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, "veth topology only"));
+	ck_assert_int_eq(lab_parse(c, &e, "--delay 10 --line-cpu 5000"), -1);
+	ck_assert_int_eq(lab_parse(c, &e, "--jitter 1/2/3"), -1);
+	ck_assert_int_eq(lab_parse(c, &e, "--impair-with tc"), -1);
+	free(c);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("lab");
@@ -476,6 +599,9 @@ int main(void)
 	tcase_add_test(t, lab_options);
 	tcase_add_test(t, lab_options_rejected);
 	tcase_add_test(t, rates_and_sysctl_names);
+	tcase_add_test(t, dry_run_wan);
+	tcase_add_test(t, rtnl_netem_request);
+	tcase_add_test(t, lab_wan_options);
 	suite_add_tcase(s, t);
 	r = srunner_create(s);
 	srunner_run_all(r, CK_NORMAL);
