@@ -5,7 +5,9 @@
 #    configured 20 ms plus the zero-delay path (measured here, through the
 #    same unimpaired path at the same 50 transactions/s, so that the ends
 #    sleep between transactions as they do at 20 ms), within 0.5 ms + 2 %
-#    of the 20 ms, and the median is never below 20 ms;
+#    of the 20 ms, and the median is never below 20 ms (the oracle adds
+#    the delay line's own measured lateness, its mean slip each way, which
+#    a busy machine makes large);
 #  - UDP_STREAM with --loss, --reorder and --duplicate: the receiver's
 #    lost, out-of-order and duplicate counts equal the delay line's own
 #    counts of the test's datagrams it dropped, sent late (after a later
@@ -73,10 +75,14 @@ lab rr --delay 4/16 -t TCP_RR,UDP_RR -l 2 --line-calibrate 0
 py rr "
 base = [$base_tcp, $base_udp]
 for i, row in enumerate(r):
-    want = 20000 + base[i]
+    # the line's own lateness: its frames left this much after their due
+    # time on average (a delay line preempted on a busy machine is late)
+    ln = row['line'] or {}
+    slip = sum(ln[k]['slip_ns'] / max(ln[k]['forwarded'], 1) / 1000 for k in ('c2s', 's2c') if k in ln)
+    want = 20000 + base[i] + slip
     margin = 500 + 0.02 * 20000
-    print('wan: %s over 4/16 ms: mean %.0f us, p50 %.0f us; oracle 20000 + %.0f = %.0f us (+-%.0f)'
-          % (row['test'], row['mean_us'], row['p50_us'], base[i], want, margin))
+    print('wan: %s over 4/16 ms: mean %.0f us, p50 %.0f us; oracle 20000 + %.0f + %.0f (the line late) = %.0f us (+-%.0f)'
+          % (row['test'], row['mean_us'], row['p50_us'], base[i], slip, want, margin))
     assert row['status'] == 'ok' and row['transactions'] > 50, row
     assert abs(row['mean_us'] - want) <= margin, (row['test'], row['mean_us'], want)
     assert row['p50_us'] >= 20000 * 0.992, row  # the histogram's bucket error
