@@ -116,7 +116,7 @@ static void impair_with(struct lab *l)
 	} else if ((has = xp_lab_netem_probe(&err)) < 0) {
 		w->with = XP_WAN_NETEM;
 		snprintf(l->rep.impair_note, sizeof(l->rep.impair_note),
-			 "netem assumed: could not probe for it (%s)", err.msg);
+			 "netem assumed: could not probe for it (%.110s)", err.msg);
 	} else {
 		w->with = has ? XP_WAN_NETEM : XP_WAN_LINE;
 		snprintf(l->rep.impair_note, sizeof(l->rep.impair_note), "%s",
