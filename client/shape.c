@@ -106,13 +106,22 @@ static void fix_flow(struct xp_flow_result *rcv, const struct xp_flow_result *sn
 	rcv->omitted_bytes = total > left ? left : total;
 }
 
+/* The receiver's measured bytes, as for a flow, and its time: the bytes
+ * the sender wrote in the omitted seconds and still held (its socket
+ * buffer, the path's queues) arrive first, in the receiver's window, at
+ * the window's rate; the measured ones take the rest of it.  So the time
+ * is the window times measured over what arrived in it, and the rate is
+ * the rate at which bytes arrived (what iperf3's receiver reports). */
 static void fix_side(struct xp_side_result *rcv, const struct xp_side_result *snd)
 {
 	uint64_t total = rcv->c.bytes_received + rcv->omitted_bytes_received;
-	uint64_t left = snd->omitted_bytes_sent;
+	uint64_t left = snd->omitted_bytes_sent, arrived = rcv->c.bytes_received;
 
 	rcv->c.bytes_received = total > left ? total - left : 0;
 	rcv->omitted_bytes_received = total > left ? left : total;
+	if (rcv->c.bytes_received && arrived > rcv->c.bytes_received)
+		rcv->elapsed_ns = (uint64_t)((double)rcv->elapsed_ns *
+					     (double)rcv->c.bytes_received / (double)arrived);
 }
 
 void xp_shape_fix_warmup(struct xp_client_result *r)

@@ -18,8 +18,10 @@
 
 #include "common/exitcodes.h"
 #include "common/json.h"
+#include "lab/between.h"
 #include "lab/cleanup.h"
 #include "lab/exec.h"
+#include "lab/hook.h"
 #include "lab/opts.h"
 #include "lab/render.h"
 #include "lab/plot.h"
@@ -163,6 +165,14 @@ static int dry_run(struct lab *l)
 		xp_lab_render(stdout, &l->plan, l->plan.wan.on ? "a WAN path: each end's "
 			      "veth into a middle namespace that holds the impairment"
 			      : l->c.topo[i]->what, args);
+		if (l->c.a.exec) {
+			printf("# then, before teardown (--exec, killed after %llu s), with\n",
+			       (unsigned long long)l->c.a.exec_timeout);
+			xp_lab_hook_env(stdout, &l->plan, l->c.opts[0].ipv6);
+			printf("sh -c ");
+			xp_lab_shell_word(stdout, l->c.a.exec);
+			putchar('\n');
+		}
 	}
 	return XP_EXIT_OK;
 }
@@ -379,9 +389,29 @@ static void line_failed(struct lab *l, struct xp_lab_row *rows)
 		}
 }
 
-/* Build, measure every test, tear down.  Rows start as "skipped". */
-static void run_topology(struct lab *l, const struct xp_lab_topo *t)
+/* --exec, after the tests of topology number ti, over the same path. */
+static void run_hook(struct lab *l, int ti)
 {
+	struct xp_lab_hook *h = &l->rep.hook[ti];
+
+	if (!l->c.a.exec)
+		return;
+	if (l->rep.interrupted || l->stuck) {
+		snprintf(h->msg, sizeof(h->msg), "the lab was interrupted first");
+		return;
+	}
+	if (l->verbose)
+		fprintf(stderr, "xperf lab: %s: --exec %s\n", l->plan.topology, l->c.a.exec);
+	if (xp_lab_hook_run(l->c.a.exec, &l->plan, l->c.opts[0].ipv6, l->json,
+			    (unsigned)l->c.a.exec_timeout, l->sigfd, h))
+		fprintf(stderr, "xperf lab: %s: %s\n", l->plan.topology, h->msg);
+	l->rep.interrupted |= h->interrupted;
+}
+
+/* Build, measure every test, tear down.  Rows start as "skipped". */
+static void run_topology(struct lab *l, int ti)
+{
+	const struct xp_lab_topo *t = l->c.topo[ti];
 	struct xp_lab_row *rows = &l->rep.row[l->rep.n];
 	struct xp_lab_env e;
 	struct xp_lab_where w;
@@ -402,6 +432,7 @@ static void run_topology(struct lab *l, const struct xp_lab_topo *t)
 	xp_lab_env_init(&e, &l->plan);
 	if (xp_lab_exec(&e, l->sigfd, &err)) {
 		build_failed(l, &e, rows, err.msg);
+		snprintf(l->rep.hook[ti].msg, sizeof(l->rep.hook[ti].msg), "the path was not built");
 	} else {
 		if (l->verbose)
 			fprintf(stderr, "xperf lab: %s: built in %d steps\n", t->name,
@@ -411,6 +442,7 @@ static void run_topology(struct lab *l, const struct xp_lab_topo *t)
 		calibrate(l, &w);
 		for (i = 0; i < l->c.ntests && !l->rep.interrupted && !l->stuck; i++)
 			run_test(l, i, &w, &rows[i]);
+		run_hook(l, ti);
 		line_failed(l, rows);
 		l->line = NULL;
 		for (i = 0; i < l->c.ntests; i++)
@@ -448,6 +480,7 @@ static int run_matrix(struct lab *l)
 	int i, rc = 0;
 
 	l->rep.id = (unsigned)getpid();
+	l->rep.has_hook = l->c.a.exec != NULL;
 	impair_with(l);
 	/* Names carry our pid, so any xperf-<our pid>-* is a dead run's. */
 	if (stale)
@@ -457,7 +490,7 @@ static int run_matrix(struct lab *l)
 		if (l->rep.interrupted || l->stuck)
 			skip_topology(l, l->c.topo[i]);
 		else
-			run_topology(l, l->c.topo[i]);
+			run_topology(l, i);
 	if (l->json)
 		rc = xp_lab_json(stdout, &l->c, &l->rep);
 	else
@@ -467,7 +500,8 @@ static int run_matrix(struct lab *l)
 		fprintf(stderr, "xperf lab: %s\n", err.msg);
 		rc = -1;
 	}
-	if (rc || xp_lab_failed_rows(&l->rep) || l->rep.interrupted ||
+	if (rc || xp_lab_failed_rows(&l->rep) || xp_lab_failed_hooks(&l->c, &l->rep) ||
+	    l->rep.interrupted ||
 	    l->rep.teardown_error[0])
 		return XP_EXIT_FAIL;
 	return XP_EXIT_OK;
@@ -503,6 +537,8 @@ static int run(struct lab *l, int argc, char **argv)
 	}
 	if (l->c.a.cleanup)
 		return cleanup(l);
+	if (l->c.a.line_between)
+		return xp_lab_between(&l->c, l->sigfd, l->json);
 	return run_matrix(l);
 }
 

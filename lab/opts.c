@@ -130,6 +130,8 @@ static int split(struct xp_lab_cfg *c, int argc, char **argv, char *owner,
 			return -1;
 		if (k == XP_ARGS_OPERAND)
 			return xp_err_set(err, "unexpected argument '%s'", val);
+		if ((size_t)k < NDESCS)
+			c->given[k] = 1;
 		if (own(owner, before, s.i - 1, (size_t)k < NDESCS ? 'L' : 'P', argv, err) ||
 		    ((size_t)k < NDESCS && set(&c->a, &descs[k], val ? val : "", err)))
 			return -1;
@@ -267,6 +269,36 @@ static int wan(struct xp_lab_cfg *c, struct xp_err *err)
 	return xp_cpu_check(&c->knobs.line_cpu, 1, "--line-cpu", err);
 }
 
+/* --line-between runs no lab: the lab's other options, and the tests',
+ * do not apply (--json, the impairment, --seed and --line-cpu do). */
+static int between(const struct xp_lab_cfg *c, struct xp_err *err)
+{
+	static const int none[] = { XP_LAB_OPT_topology, XP_LAB_OPT_test, XP_LAB_OPT_multi,
+		XP_LAB_OPT_mtu, XP_LAB_OPT_rps, XP_LAB_OPT_xps, XP_LAB_OPT_sysctl,
+		XP_LAB_OPT_offload, XP_LAB_OPT_egress_rate, XP_LAB_OPT_qdisc,
+		XP_LAB_OPT_line_calibrate, XP_LAB_OPT_exec, XP_LAB_OPT_exec_timeout,
+		XP_LAB_OPT_plot, XP_LAB_OPT_dry_run, XP_LAB_OPT_cleanup };
+	size_t i;
+	int k;
+
+	if (!c->a.line_between)
+		return c->given[XP_LAB_OPT_line_for] ?
+		       xp_err_set(err, "--line-for goes with --line-between") : 0;
+	for (i = 0; i < sizeof(none) / sizeof(none[0]); i++)
+		if (c->given[none[i]])
+			return xp_err_set(err, "--%s does not apply to --line-between (it runs "
+					  "no lab)", descs[none[i]].lname);
+	for (k = 0; k < c->npass; k++)
+		if (strcmp(c->pass[k], "--json"))
+			return xp_err_set(err, "'%s' does not apply to --line-between: it runs "
+					  "no test (--json does)", c->pass[k]);
+	if (!strcmp(c->a.impair_with, "netem"))
+		return xp_err_set(err, "--impair-with netem does not apply to --line-between: "
+				  "that is xperf's delay line (tc qdisc add ... netem does it "
+				  "on a device)");
+	return 0;
+}
+
 static int knobs(struct xp_lab_cfg *c, struct xp_err *err)
 {
 	struct xp_lab_knobs *k = &c->knobs;
@@ -289,6 +321,13 @@ static int knobs(struct xp_lab_cfg *c, struct xp_err *err)
 	if (strcmp(c->a.qdisc, "tbf") && strcmp(c->a.qdisc, "htb"))
 		return xp_err_set(err, "--qdisc: tbf or htb, not '%s'", c->a.qdisc);
 	k->qdisc = strcmp(c->a.qdisc, "htb") ? XP_QDISC_TBF : XP_QDISC_HTB;
+	if (between(c, err))
+		return -1;
+	if (c->given[XP_LAB_OPT_exec_timeout] && !c->a.exec)
+		return xp_err_set(err, "--exec-timeout goes with --exec");
+	if (c->a.exec && (!*c->a.exec || !c->a.exec_timeout))
+		return xp_err_set(err, "--exec: %s", *c->a.exec ? "--exec-timeout must be at least 1"
+								 : "empty command");
 	return sysctls(c, err) || wan(c, err) ? -1 : 0;
 }
 

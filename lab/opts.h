@@ -34,9 +34,18 @@ struct xp_lab_args {
 #undef XP_LAB_OPT
 };
 
+/* Each lab option's index, for xp_lab_cfg.given. */
+enum xp_lab_opt_index {
+#define XP_LAB_OPT(field, sc, lname, kind, meta, def, max, help) XP_LAB_OPT_##field,
+#include "lab/lab_opts.def"
+#undef XP_LAB_OPT
+	XP_LAB_NOPTS
+};
+
 /* Everything the lab needs, validated. */
 struct xp_lab_cfg {
 	struct xp_lab_args a;
+	unsigned char given[XP_LAB_NOPTS]; /* the option was on the command line */
 	const struct xp_lab_topo *topo[XP_LAB_TOPOS_MAX];
 	int ntopo;
 	struct xp_opts opts[XP_LAB_TESTS_MAX]; /* one per test, in -t order */

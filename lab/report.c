@@ -75,6 +75,15 @@ int xp_lab_failed_rows(const struct xp_lab_report *rep)
 	return n;
 }
 
+int xp_lab_failed_hooks(const struct xp_lab_cfg *c, const struct xp_lab_report *rep)
+{
+	int i, n = 0;
+
+	for (i = 0; rep->has_hook && i < c->ntopo; i++)
+		n += !rep->hook[i].ran || rep->hook[i].status != 0;
+	return n;
+}
+
 static void cell(FILE *f, int have, double v, int width, int prec)
 {
 	if (have)
@@ -133,6 +142,8 @@ void xp_lab_table(FILE *f, const struct xp_lab_cfg *c, const struct xp_lab_repor
 		fprintf(f, "  %s%s%s\n", status_names[r->status], r->msg[0] ? ": " : "", r->msg);
 	}
 	xp_lab_wan_rows(f, rep);
+	for (i = 0; rep->has_hook && i < c->ntopo; i++)
+		xp_lab_hook_line(f, c->topo[i]->name, &rep->hook[i]);
 	if (rep->teardown_error[0])
 		fprintf(f, "teardown: %s\n", rep->teardown_error);
 }
@@ -247,6 +258,21 @@ static void json_start(struct xp_json *j, const struct xp_lab_cfg *c,
 	xp_json_obj_close(j);
 }
 
+static void json_hooks(struct xp_json *j, const struct xp_lab_cfg *c,
+		       const struct xp_lab_report *rep)
+{
+	int i;
+
+	if (!rep->has_hook) {
+		xp_json_null(j, "exec");
+		return;
+	}
+	xp_json_arr_open(j, "exec");
+	for (i = 0; i < c->ntopo; i++)
+		xp_lab_hook_json(j, c->topo[i]->name, &rep->hook[i]);
+	xp_json_arr_close(j);
+}
+
 int xp_lab_json(FILE *f, const struct xp_lab_cfg *c, const struct xp_lab_report *rep)
 {
 	struct xp_json j;
@@ -264,6 +290,7 @@ int xp_lab_json(FILE *f, const struct xp_lab_cfg *c, const struct xp_lab_report 
 	xp_json_bool(&j, "interrupted", rep->interrupted);
 	json_str_or_null(&j, "teardown_error", rep->teardown_error);
 	xp_lab_wan_json_end(&j, rep);
+	json_hooks(&j, c, rep);
 	xp_json_obj_close(&j);
 	xp_json_obj_close(&j);
 	if (j.oom)

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "client/client.h"
+#include "lab/hook.h"
 #include "lab/opts.h"
 #include "lab/wan/line.h"
 
@@ -71,6 +72,8 @@ struct xp_lab_report {
 	int line_cpu;
 	struct xp_lab_ceiling ceiling;
 	char line_error[XP_ERR_MAX];      /* the delay line stopped on this */
+	int has_hook;                     /* --exec was given: */
+	struct xp_lab_hook hook[XP_LAB_TOPOS_MAX]; /* what it did, per topology */
 };
 
 /* Fill a row's columns from a finished test. multi: this was the
@@ -79,6 +82,8 @@ void xp_lab_row_fill(struct xp_lab_row *row, const struct xp_client_result *r,
 		     int multi);
 /* Rows not OK. */
 int xp_lab_failed_rows(const struct xp_lab_report *rep);
+/* --exec runs that failed (exited non-zero, were killed or not started). */
+int xp_lab_failed_hooks(const struct xp_lab_cfg *c, const struct xp_lab_report *rep);
 
 void xp_lab_table(FILE *f, const struct xp_lab_cfg *c, const struct xp_lab_report *rep);
 /* One JSON document; 0, or -1 if it could not be built. */

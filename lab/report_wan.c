@@ -41,11 +41,21 @@ static void dir_text(FILE *f, const struct xp_wan_dir *d)
 	fprintf(f, ", queue limit %llu B", (unsigned long long)d->limit_bytes);
 }
 
+void xp_lab_wan_dir_text(FILE *f, const struct xp_wan *w)
+{
+	int d;
+
+	for (d = 0; d < XP_WAN_DIRS; d++) {
+		fprintf(f, "    %s: ", dir_words[d]);
+		dir_text(f, &w->d[d]);
+		fputc('\n', f);
+	}
+}
+
 void xp_lab_wan_head(FILE *f, const struct xp_lab_cfg *c, const struct xp_lab_report *rep)
 {
 	const struct xp_wan *w = &c->knobs.wan;
 	const struct xp_lab_ceiling *cl = &rep->ceiling;
-	int d;
 
 	if (!w->on)
 		return;
@@ -54,11 +64,7 @@ void xp_lab_wan_head(FILE *f, const struct xp_lab_cfg *c, const struct xp_lab_re
 	if (rep->impaired_by == XP_WAN_LINE && rep->line_cpu >= 0)
 		fprintf(f, ", line on CPU %d", rep->line_cpu);
 	fputc('\n', f);
-	for (d = 0; d < XP_WAN_DIRS; d++) {
-		fprintf(f, "    %s: ", dir_words[d]);
-		dir_text(f, &w->d[d]);
-		fputc('\n', f);
-	}
+	xp_lab_wan_dir_text(f, w);
 	if (rep->impaired_by != XP_WAN_LINE)
 		return;
 	if (cl->measured)
@@ -84,9 +90,20 @@ static void ctr_text(FILE *f, const struct xp_wan_counters *c)
 		(unsigned long long)c->udp_late, (unsigned long long)c->udp_duplicated);
 }
 
+void xp_lab_wan_stats_text(FILE *f, const struct xp_wan_stats *s)
+{
+	int d;
+
+	for (d = 0; d < XP_WAN_DIRS; d++) {
+		fprintf(f, "    %s: ", dir_words[d]);
+		ctr_text(f, &s->d[d]);
+		fputc('\n', f);
+	}
+}
+
 void xp_lab_wan_rows(FILE *f, const struct xp_lab_report *rep)
 {
-	int i, d;
+	int i;
 
 	for (i = 0; i < rep->n; i++) {
 		const struct xp_lab_row *r = &rep->row[i];
@@ -95,11 +112,7 @@ void xp_lab_wan_rows(FILE *f, const struct xp_lab_report *rep)
 			continue;
 		fprintf(f, "%s %s through the delay line (%.0f%% of its ceiling):\n",
 			r->topology, xp_test_name(r->test), r->line_load * 100);
-		for (d = 0; d < XP_WAN_DIRS; d++) {
-			fprintf(f, "    %s: ", dir_words[d]);
-			ctr_text(f, &r->ls.d[d]);
-			fputc('\n', f);
-		}
+		xp_lab_wan_stats_text(f, &r->ls);
 		if (r->line_load >= XP_LAB_NEAR_CEILING)
 			fprintf(f, "    warning: near the delay line's ceiling; the figure may "
 				   "be the line's limit, not the path's\n");
@@ -171,17 +184,12 @@ void xp_lab_wan_json_end(struct xp_json *j, const struct xp_lab_report *rep)
 	xp_json_obj_close(j);
 }
 
-void xp_lab_wan_json_row(struct xp_json *j, const struct xp_lab_row *r)
+void xp_lab_wan_stats_json(struct xp_json *j, const struct xp_wan_stats *s)
 {
 	int d;
 
-	if (!r->line) {
-		xp_json_null(j, "line");
-		return;
-	}
-	xp_json_obj_open(j, "line");
 	for (d = 0; d < XP_WAN_DIRS; d++) {
-		const struct xp_wan_counters *c = &r->ls.d[d];
+		const struct xp_wan_counters *c = &s->d[d];
 
 		xp_json_obj_open(j, dir_names[d]);
 #define XP_WAN_CTR(field, merge, help) xp_json_u64(j, #field, c->field);
@@ -189,6 +197,16 @@ void xp_lab_wan_json_row(struct xp_json *j, const struct xp_lab_row *r)
 #undef XP_WAN_CTR
 		xp_json_obj_close(j);
 	}
+}
+
+void xp_lab_wan_json_row(struct xp_json *j, const struct xp_lab_row *r)
+{
+	if (!r->line) {
+		xp_json_null(j, "line");
+		return;
+	}
+	xp_json_obj_open(j, "line");
+	xp_lab_wan_stats_json(j, &r->ls);
 	xp_json_dbl(j, "ceiling_share", r->line_load);
 	xp_json_bool(j, "near_ceiling", r->line_load >= XP_LAB_NEAR_CEILING);
 	xp_json_obj_close(j);

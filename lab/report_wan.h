@@ -29,4 +29,11 @@ void xp_lab_wan_json_end(struct xp_json *j, const struct xp_lab_report *rep);
 /* "line" in a row (null unless measured through the line). */
 void xp_lab_wan_json_row(struct xp_json *j, const struct xp_lab_row *r);
 
+/* The values of each direction, a line each, and the counters of each,
+ * a line each ("    client to server: ..."). */
+void xp_lab_wan_dir_text(FILE *f, const struct xp_wan *w);
+void xp_lab_wan_stats_text(FILE *f, const struct xp_wan_stats *s);
+/* "c2s" and "s2c" objects of every counter, into the open object. */
+void xp_lab_wan_stats_json(struct xp_json *j, const struct xp_wan_stats *s);
+
 #endif

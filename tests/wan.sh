@@ -22,6 +22,7 @@
 # the kernel has netem the same checks run through netem (--impair-with
 # auto) except the delay line's own counts.  Needs root, network
 # namespaces and packet sockets; skipped (77) otherwise.  About 30 s.
+XP_ALONE=1
 . "${srcdir:-.}/tests/lib.sh"
 
 [ "$(id -u)" = 0 ] || skip "wan: needs root"
