@@ -81,6 +81,15 @@ wait $LINE 2>/dev/null
 python3 - "$TMP/stream.json" "$TMP/rr.json" "$TMP/base.json" "$TMP/line.json" <<'PY' ||
 import json, sys
 d, rr, base, line = (json.load(open(f)) for f in sys.argv[1:5])
+for k in ("c2s", "s2c"):
+    c = line["line"][k]
+    print("fleet_wan: delay line %s: %d frames, %.1f MB, late by %.0f us on average (at most %.1f ms), "
+          "queue at most %d B, kernel-dropped %d" % (k, c["frames"], c["bytes"] / 1e6,
+          c["slip_ns"] / max(c["forwarded"], 1) / 1e3, c["slip_max_ns"] / 1e6,
+          c["queue_max_bytes"], c["rx_drops"]))
+for h in d["hosts"]:
+    print("fleet_wan:   %s: %d flows, %.1f Mbit/s" % (h["host"], h["flows"],
+          h["end"]["sum_received"]["bits_per_second"] / 1e6))
 hosts = d["hosts"]
 assert len(hosts) == 7 and all(h["ok"] for h in hosts), hosts
 e = d["end"]["sum_received"]
