@@ -27,6 +27,7 @@ struct xp_mixed_part {
 	struct xp_client_result r;
 	struct xp_err err;
 	int rc, ran;
+	int ready;                   /* loaded probes: flows open (or failed) */
 	pthread_t thr;
 };
 
@@ -36,6 +37,7 @@ struct xp_mixed {
 	uint16_t port;
 	int sigfd;
 	uint64_t ramp_ns, interval_ns;
+	uint64_t pool;               /* probe flows of each kind (client/mixed/run.c) */
 	struct xp_mixed_part p[XP_MX_PARTS];
 	struct xp_mixed_lat lat[XP_MX_PHASES][XP_MX_PROBES], infl[XP_MX_PROBES];
 	uint64_t unanswered[XP_MX_PHASES][XP_MX_PROBES];
@@ -44,6 +46,8 @@ struct xp_mixed {
 	uint64_t retrans;
 	uint64_t t0_wall_ns;         /* the idle phase's first GO */
 	pthread_mutex_t out_lock;    /* --json-stream lines from the parts' threads */
+	pthread_cond_t going;        /* ... and load_going set */
+	int load_going, probes_ready;
 };
 
 /* Part idx's name ("idle_tcp") and which phase and probe it is (-1: the load). */

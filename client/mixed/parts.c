@@ -31,5 +31,6 @@ double xp_mixed_part_offset(const struct xp_mixed *m, int idx)
 
 	if (!m->p[idx].ran || !r->go_wall_ns || r->go_wall_ns < m->t0_wall_ns)
 		return 0;
-	return (double)(r->go_wall_ns - m->t0_wall_ns) / 1e9;
+	/* intervals count from the end of the warm-up or --omit */
+	return (double)(r->go_wall_ns - m->t0_wall_ns + r->warmup_ns + r->omit_ns) / 1e9;
 }
