@@ -22,6 +22,7 @@ struct decimal {
 };
 
 #define SIG_DIGITS 15
+#define PCT_NAME_MAX 16 /* "p99.9999999999": a name longer is refused */
 #define EXP_CAP 10000
 
 /* Unit of a metric: turns the number and what follows it into the
@@ -368,7 +369,7 @@ static const char *parse_plain_metric(struct span tok, struct xp_slo_bound *b)
 	b->metric = XP_SLO_LATENCY_PCT;
 	if (parse_pct(num, &b->pct))
 		return "invalid percentile (expected pNN with 0 < NN <= 100)";
-	if (pct_name(num, b->name, sizeof(b->name)) < 0)
+	if (pct_name(num, b->name, PCT_NAME_MAX) < 0)
 		return "percentile has too many digits";
 	return NULL;
 }
