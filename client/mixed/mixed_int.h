@@ -44,7 +44,7 @@ struct xp_mixed {
 	uint64_t lost[XP_MX_PHASES]; /* UDP probes timed out */
 	double up_bps, down_bps, rpm;
 	uint64_t retrans;
-	uint64_t t0_wall_ns;         /* the idle phase's first GO */
+	uint64_t t0_wall_ns;         /* the run's start (wall clock) */
 	pthread_mutex_t out_lock;    /* --json-stream lines from the parts' threads */
 	pthread_cond_t going;        /* ... and load_going set */
 	int load_going, probes_ready;
@@ -54,7 +54,9 @@ struct xp_mixed {
 const char *xp_mixed_part_name(int idx);
 int xp_mixed_part_phase(int idx);
 int xp_mixed_part_probe(int idx);
-/* Seconds from the idle phase's first GO to part idx's GO. */
+/* Seconds from the run's start to where part idx's intervals count from
+ * (its GO, after its warm-up or --omit); r: its result so far. */
+double xp_mixed_offset(const struct xp_mixed *m, const struct xp_client_result *r);
 double xp_mixed_part_offset(const struct xp_mixed *m, int idx);
 
 /* The figures from the parts' results (client/mixed/out.c). */
@@ -63,7 +65,7 @@ void xp_mixed_human(FILE *f, const struct xp_mixed *m);
 void xp_mixed_json(FILE *f, const struct xp_mixed *m, int stream);
 void xp_mixed_stream_start(FILE *f, const struct xp_mixed *m);
 void xp_mixed_stream_interval(FILE *f, const struct xp_mixed *m, int idx,
-			      const struct xp_interval *iv);
+			      const struct xp_client_result *r, const struct xp_interval *iv);
 /* --slo (client/mixed/slo.c): failures; the human lines; the JSON object. */
 int xp_mixed_slo_failures(const struct xp_mixed *m);
 void xp_mixed_slo_human(FILE *f, const struct xp_mixed *m);

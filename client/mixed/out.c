@@ -201,11 +201,10 @@ void xp_mixed_stream_start(FILE *f, const struct xp_mixed *m)
 }
 
 void xp_mixed_stream_interval(FILE *f, const struct xp_mixed *m, int idx,
-			      const struct xp_interval *iv)
+			      const struct xp_client_result *r, const struct xp_interval *iv)
 {
 	struct xp_json j;
 
-	(void)m;
 	xp_json_init(&j, 0);
 	xp_json_obj_open(&j, NULL);
 	xp_json_str_val(&j, "event", "interval");
@@ -213,6 +212,7 @@ void xp_mixed_stream_interval(FILE *f, const struct xp_mixed *m, int idx,
 	xp_json_str_val(&j, "part", xp_mixed_part_name(idx));
 	xp_json_dbl(&j, "start", iv->start);
 	xp_json_dbl(&j, "end", iv->end);
+	xp_json_dbl(&j, "run_end", xp_mixed_offset(m, r) + iv->end);
 	if (idx == XP_MX_LOAD) {
 		xp_json_u64(&j, "bytes_sent", iv->bytes_sent);
 		xp_json_u64(&j, "bytes_received", iv->bytes_received);

@@ -25,12 +25,15 @@ int xp_mixed_part_probe(int idx)
 	return idx == XP_MX_LOAD ? -1 : XP_MX_UDP;
 }
 
-double xp_mixed_part_offset(const struct xp_mixed *m, int idx)
+double xp_mixed_offset(const struct xp_mixed *m, const struct xp_client_result *r)
 {
-	const struct xp_client_result *r = &m->p[idx].r;
-
-	if (!m->p[idx].ran || !r->go_wall_ns || r->go_wall_ns < m->t0_wall_ns)
+	if (!r->go_wall_ns || r->go_wall_ns < m->t0_wall_ns)
 		return 0;
 	/* intervals count from the end of the warm-up or --omit */
 	return (double)(r->go_wall_ns - m->t0_wall_ns + r->warmup_ns + r->omit_ns) / 1e9;
+}
+
+double xp_mixed_part_offset(const struct xp_mixed *m, int idx)
+{
+	return m->p[idx].ran ? xp_mixed_offset(m, &m->p[idx].r) : 0;
 }

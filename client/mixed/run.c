@@ -36,11 +36,10 @@ static void on_interval(void *ctx, const struct xp_client_result *r,
 {
 	struct xp_mixed_part *p = ctx;
 
-	(void)r;
 	if (!p->m->c->o->json_stream)
 		return;
 	pthread_mutex_lock(&p->m->out_lock);
-	xp_mixed_stream_interval(stdout, p->m, p->idx, iv);
+	xp_mixed_stream_interval(stdout, p->m, p->idx, r, iv);
 	pthread_mutex_unlock(&p->m->out_lock);
 }
 
@@ -251,12 +250,10 @@ int xp_mixed_run(const struct xp_cli *c, const char *host, uint16_t port, int si
 	m->pool = m->pool > POOL_MAX ? POOL_MAX : m->pool;
 	pthread_mutex_init(&m->out_lock, NULL);
 	pthread_cond_init(&m->going, NULL);
+	m->t0_wall_ns = xp_wall_ns(); /* the one time axis of the stream and the chart */
 	if (c->o->json_stream)
 		xp_mixed_stream_start(stdout, m);
 	rc = run_idle(m, &err);
-	m->t0_wall_ns = m->p[XP_MX_IDLE_TCP].r.go_wall_ns;
-	if (m->p[XP_MX_IDLE_UDP].r.go_wall_ns && m->p[XP_MX_IDLE_UDP].r.go_wall_ns < m->t0_wall_ns)
-		m->t0_wall_ns = m->p[XP_MX_IDLE_UDP].r.go_wall_ns;
 	if (!rc)
 		rc = run_loaded(m, &err);
 	rc = rc ? xp_cli_fail(c->o, err.msg) : finish(m);
