@@ -37,22 +37,32 @@ static int push(struct pts *s, double x, double y)
 	return 0;
 }
 
+/* The load's rate each way per interval; an interval a worker answered
+ * late (its counts show in the next) is merged into the next one. */
 static int add_load(const struct xp_mixed *m, struct pts *s)
 {
 	const struct xp_mixed_part *p = &m->p[XP_MX_LOAD];
-	double off = xp_mixed_part_offset(m, XP_MX_LOAD);
+	double off = xp_mixed_part_offset(m, XP_MX_LOAD), t0 = 0;
 	int up = strcmp(m->c->o->load, "down") != 0, down = strcmp(m->c->o->load, "up") != 0;
+	uint64_t tx = 0, rx = 0;
 	uint32_t i;
 
 	for (i = 0; p->ran && i < p->r.nintervals; i++) {
 		const struct xp_interval *iv = &p->r.intervals[i];
-		double dt = iv->end - iv->start;
+		double dt;
 
-		if (!(dt > 0))
+		tx += iv->bytes_sent;
+		rx += iv->bytes_received;
+		if (iv->late)
 			continue;
-		if ((up && push(&s[S_UP], off + iv->end, (double)iv->bytes_sent * 8 / dt)) ||
-		    (down && push(&s[S_DOWN], off + iv->end, (double)iv->bytes_received * 8 / dt)))
+		dt = iv->end - t0;
+		if (dt > 0.5 * (double)p->o.interval / 1e9 &&
+		    ((up && push(&s[S_UP], off + iv->end, (double)tx * 8 / dt)) ||
+		     (down && push(&s[S_DOWN], off + iv->end, (double)rx * 8 / dt))))
 			return -1;
+		/* (a stub at the end is dropped: a rate over it would be noise) */
+		tx = rx = 0;
+		t0 = iv->end;
 	}
 	return 0;
 }
