@@ -24,11 +24,13 @@
 #     are sub-millisecond on veth), loaded P50 and P99 within 35% of the
 #     range of the two RRUL runs, throughput per direction within 15% of
 #     it.  The agreement table is printed.  flent's load (eight netperf
-#     tests through the drop-in) leaves a shorter queue than RRUL's one
-#     --bidir test (about 28 against 37 ms here, the same for flent's
-#     ICMP and UDP pings), hence the 35%; that the probes themselves are
-#     right shows fping run beside RRUL's own loaded phase: its P50 within
-#     15% of RRUL's TCP probes'.
+#     tests through the drop-in, uploading /dev/urandom's bytes) leaves a
+#     shorter queue than RRUL's one --bidir test of zeros (about 28
+#     against 37 ms here, the same for flent's ICMP and UDP pings; xperf's
+#     own separate up and down tests gave fping 25 ms with random upload
+#     bytes and 35 ms with zeros, three runs on this path), hence the
+#     35%; that the probes themselves are right shows fping run beside
+#     RRUL's own loaded phase: its P50 within 15% of RRUL's TCP probes'.
 # Needs root, ip, tc with tbf; flent and fping for 3 (else 1 and 2 only).
 # About 70 s.
 . "${srcdir:-.}/tests/lib.sh"
