@@ -69,7 +69,7 @@ void xp_mixed_human(FILE *f, const struct xp_mixed *m)
 	int ph, pr;
 
 	fprintf(f, "RRUL to %s: probes every %.3f ms (TCP_RR and UDP_RR), idle %.1f s, then "
-		"load %s, %llu TCP flow%s%s, for %.1f s (its first %.1f s not measured)\n",
+		"load %s, %llu TCP flow%s%s, for %.1f s (the load's first %.1f s not measured)\n",
 		m->p[XP_MX_IDLE_TCP].r.server, (double)m->interval_ns / 1e6,
 		(double)o->idle / 1e9, o->load, (unsigned long long)o->load_flows,
 		o->load_flows == 1 ? "" : "s", strcmp(o->load, "both") ? "" : " each way",
