@@ -21,7 +21,7 @@
 #     ICMP ping samples split at its -d delay into idle (before the load)
 #     and loaded (from 1 s after the load starts to its end), against the
 #     RRUL runs' TCP and UDP probes: idle P50 and P99 within 1 ms (both
-#     are sub-millisecond on veth), loaded P50 and P99 within 35% of the
+#     are sub-millisecond on veth), loaded P50 and P99 within 40% of the
 #     range of the two RRUL runs, throughput per direction within 15% of
 #     it.  The agreement table is printed.  flent's load (eight netperf
 #     tests through the drop-in, uploading /dev/urandom's bytes) leaves a
@@ -29,10 +29,12 @@
 #     against 37 ms here, the same for flent's ICMP and UDP pings; xperf's
 #     own separate up and down tests gave fping 25 ms with random upload
 #     bytes and 35 ms with zeros, three runs on this path), hence the
-#     35%; that the probes themselves are right shows fping run beside
-#     RRUL's own loaded phase: its P50 within 15% of RRUL's TCP probes'.
+#     40%; that the probes themselves are right shows fping run beside
+#     RRUL's own loaded phase (its middle: fping from 3 s into it): its
+#     P50 within 20% of RRUL's TCP probes' over the whole phase.
 # Needs root, ip, tc with tbf; flent and fping for 3 (else 1 and 2 only).
-# About 70 s.
+# About 70 s.  Seen here (three runs): flent's loaded ICMP P50 12-27%
+# below RRUL's, fping beside RRUL 3-12% below.
 . "${srcdir:-.}/tests/lib.sh"
 
 [ "$(id -u)" = 0 ] || skip "rrul: needs root (network namespaces)"
@@ -197,7 +199,7 @@ for name, xs, f, fu, kind in rows:
     if kind == "idle":
         ok, rule = lo - 1 <= f <= hi + 1, "within 1 ms"
     elif kind == "loaded":
-        ok, rule = 0.65 * lo <= f <= 1.35 * hi, "within 35%"
+        ok, rule = 0.6 * lo <= f <= 1.4 * hi, "within 40%"
     else:
         ok, rule = 0.85 * lo <= f <= 1.15 * hi, "within 15%"
     print("%-18s %-34s %10.3f %10.3f %s (%s)" % (name, " ".join("%.3f" % x for x in xs), f, fu,
@@ -207,9 +209,9 @@ for name, xs, f, fu, kind in rows:
 fp = [float(v) for v in open(d + "/fping.txt").read().split(":")[-1].split() if v != "-"]
 x2 = runs[1]["loaded"]["tcp"]
 print("same load: fping beside RRUL run 2's loaded phase: %d pings P50 %.3f ms P99 %.3f ms; "
-      "its TCP probes P50 %.3f ms P99 %.3f ms (P50 within 15%%)"
+      "its TCP probes P50 %.3f ms P99 %.3f ms (P50 within 20%%)"
       % (len(fp), pct(fp, 50), pct(fp, 99), x2["p50_ms"], x2["p99_ms"]))
-if len(fp) < 50 or abs(pct(fp, 50) - x2["p50_ms"]) > 0.15 * x2["p50_ms"]:
+if len(fp) < 50 or abs(pct(fp, 50) - x2["p50_ms"]) > 0.2 * x2["p50_ms"]:
     bad.append("fping beside RRUL")
 if bad:
     sys.exit("flent rrul off xperf RRUL: " + ", ".join(bad))
