@@ -82,6 +82,11 @@ START_TEST(test_lat_and_inflation)
 	ck_assert(inf.p50 == 0 && inf.p99 == 0 && inf.mean == 0);
 	xp_mixed_lat_from_hist(NULL, &idle);
 	ck_assert(idle.count == 0 && idle.p99 == 0);
+	/* no idle answers (or no loaded ones): no inflation, not -idle */
+	xp_mixed_inflation(&idle, &loaded, &inf);
+	ck_assert(inf.count == 0 && inf.p50 == 0 && inf.mean == 0);
+	xp_mixed_inflation(&loaded, &idle, &inf);
+	ck_assert(inf.count == 0 && inf.p99 == 0);
 	xp_hist_free(hi);
 	xp_hist_free(hl);
 }

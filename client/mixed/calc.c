@@ -47,6 +47,9 @@ void xp_mixed_lat_from_hist(const struct xp_hist *h, struct xp_mixed_lat *l)
 void xp_mixed_inflation(const struct xp_mixed_lat *idle, const struct xp_mixed_lat *loaded,
 			struct xp_mixed_lat *out)
 {
+	memset(out, 0, sizeof(*out));
+	if (!idle->count || !loaded->count)
+		return; /* a phase without answers: no inflation to tell */
 	out->count = loaded->count;
 	out->p50 = loaded->p50 - idle->p50;
 	out->p90 = loaded->p90 - idle->p90;

@@ -26,7 +26,8 @@ void xp_mixed_lat_from_hist(const struct xp_hist *h, struct xp_mixed_lat *l);
  * count) of them, each at its bucket's midpoint clamped to [min, max]),
  * ns; 0 if h is empty. */
 double xp_mixed_trimmed_mean(const struct xp_hist *h, double keep_pct);
-/* out = loaded - idle, figure by figure (count: the loaded one's). */
+/* out = loaded - idle, figure by figure (count: the loaded one's); all 0
+ * when either phase has no answered probe. */
 void xp_mixed_inflation(const struct xp_mixed_lat *idle, const struct xp_mixed_lat *loaded,
 			struct xp_mixed_lat *out);
 /* Round trips per minute as the draft defines them: 60000 ms over the

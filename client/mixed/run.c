@@ -255,8 +255,8 @@ int xp_mixed_run(const struct xp_cli *c, const char *host, uint16_t port, int si
 	if (c->o->json_stream)
 		xp_mixed_stream_start(stdout, m);
 	rc = run_idle(m, &err);
-	if (!rc)
-		rc = run_loaded(m, &err);
+	if (!rc && !m->p[XP_MX_IDLE_TCP].r.interrupted && !m->p[XP_MX_IDLE_UDP].r.interrupted)
+		rc = run_loaded(m, &err); /* (a signal in the idle phase: no load) */
 	rc = rc ? xp_cli_fail(c->o, err.msg) : finish(m);
 	free_parts(m);
 	pthread_cond_destroy(&m->going);
