@@ -2,6 +2,7 @@
 #include "common/opts.h"
 
 #include <stddef.h>
+#include <strings.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -86,10 +87,12 @@ static int set_value(struct xp_opts *o, const struct xp_opt_desc *d,
 		return 0;
 	case XP_K_TEST:
 		t = xp_test_parse(arg);
+		if (!t && !strcasecmp(arg, "RRUL"))
+			t = XP_RRUL; /* a composite, not a row (client/mixed/) */
 		if (!t) {
 			char names[128];
 
-			return xp_err_set(err, "%s: unknown test '%s' (%s)", what, arg,
+			return xp_err_set(err, "%s: unknown test '%s' (%s, RRUL)", what, arg,
 					  xp_test_names(names, sizeof(names), ", "));
 		}
 		*(int *)p = t;

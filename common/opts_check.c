@@ -281,7 +281,7 @@ int xp_opts_validate(struct xp_opts *o, unsigned flags, struct xp_err *err)
 
 	if (o->help || o->version)
 		return 0;
-	if (xp_opts_validate_shape(o, err))
+	if (o->test != XP_RRUL && xp_opts_validate_shape(o, err))
 		return -1;
 	if (o->server && o->client)
 		return xp_err_set(err, "-s and -c exclude each other");
@@ -304,7 +304,9 @@ int xp_opts_validate(struct xp_opts *o, unsigned flags, struct xp_err *err)
 				  XP_MSG_STR_MAX);
 	if (!o->server && o->port == 0 && o->client)
 		return xp_err_set(err, "-p: port 0 is not a server port");
-	if (validate_sides(o, err) || (!(flags & XP_OPTS_MATRIX) && validate_applies(o, err)) ||
+	if (o->test == XP_RRUL && !o->server)
+		return validate_sides(o, err) ? -1 : xp_opts_validate_mixed(o, err);
+	if (xp_opts_validate_mixed(o, err) || validate_sides(o, err) || (!(flags & XP_OPTS_MATRIX) && validate_applies(o, err)) ||
 	    validate_tcp_opts(o, err) || validate_path(o, err) ||
 	    validate_report(o, err) || validate_fast_paths(o, err) || validate_reports(o, err))
 		return -1;

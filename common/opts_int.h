@@ -36,5 +36,8 @@ extern const size_t xp_opt_ndescs;
 /* Check the combinations of o's values (o->given says which were on the
  * command line); flags are XP_OPTS_*.  0, or -1 with err. */
 int xp_opts_validate(struct xp_opts *o, unsigned flags, struct xp_err *err);
+/* -t RRUL's options (common/opts_mixed.c): with RRUL, only the options it
+ * takes, and sane values; with another test, none of RRUL's own. */
+int xp_opts_validate_mixed(const struct xp_opts *o, struct xp_err *err);
 
 #endif

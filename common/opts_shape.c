@@ -118,6 +118,8 @@ uint64_t xp_opts_quota(const struct xp_opts *o)
 
 uint64_t xp_opts_duration_ns(const struct xp_opts *o)
 {
+	if (o->test == XP_RRUL) /* its longest part: the idle or the loaded phase */
+		return o->length > o->idle ? o->length : o->idle;
 	if (xp_opts_quota(o) && !xp_opts_given(o, length))
 		return QUOTA_BOUND_NS;
 	return o->length;

@@ -14,6 +14,10 @@ enum xp_test_id {
 #undef XP_TEST
 };
 
+/* -t RRUL, latency under load: a client-side composite of the tests above
+ * (client/mixed/), never on the wire, so not a row of the table. */
+#define XP_RRUL 1000
+
 #define XP_UDP_MAX_PAYLOAD 65507 /* the largest UDP datagram over IPv4 */
 #define XP_UDP_SEQ_LEN 8         /* UDP bulk datagrams carry a sequence number */
 #define XP_UDP_STAMP_LEN 16      /* ... and from 16 bytes on a send time (jitter) */

@@ -72,7 +72,7 @@ sleep 0.3
 ip netns exec "$P-1" "$XPERF" -c 10.242.0.3 -p 5311 -t TCP_RR -l 1 --json >"$TMP/base.json" ||
 	fail "zero-delay TCP_RR"
 
-$CTL -t TCP_STREAM -P 64 -l 4 -O 1 --json >"$TMP/stream.json" 2>"$TMP/stream.err" ||
+$CTL -t TCP_STREAM -P 64 -l 4 -O 1 --cpus 0 --remote-cpus 0 --json >"$TMP/stream.json" 2>"$TMP/stream.err" ||
 	fail "fleet TCP_STREAM over the bottleneck: $(cat "$TMP/stream.err")"
 $CTL -t TCP_RR -P 7 -l 2 --json >"$TMP/rr.json" 2>"$TMP/rr.err" ||
 	fail "fleet TCP_RR over the bottleneck: $(cat "$TMP/rr.err")"

@@ -60,13 +60,15 @@ static void pattern(FILE *f, const struct copt *o)
 	fprintf(f, "--%s", o->lname);
 }
 
-static void test_names(FILE *f)
+static void test_names(FILE *f, int lab)
 {
 	const char *name;
 	int t;
 
 	for (t = 1; t < 256 && (name = xp_test_name(t)) != NULL; t++)
 		fprintf(f, "%s%s", t > 1 ? " " : "", name);
+	if (!lab)
+		fprintf(f, " RRUL"); /* -t RRUL: the client's composite (client/mixed/) */
 }
 
 /* "tbf|htb" -> "tbf htb" */
@@ -93,7 +95,7 @@ static void value_arms(FILE *f, const struct copt *opts, int lab)
 		if (w == W_TESTS || w == W_TOPOS || w == W_CHOICE) {
 			fprintf(f, " _xperf_words %d '", lab && w != W_CHOICE);
 			if (w == W_TESTS)
-				test_names(f);
+				test_names(f, lab);
 			else if (w == W_TOPOS)
 				xp_lab_topo_names(f);
 			else

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "client/cmd/run.h"
+#include "client/mixed/mixed.h"
 #include "client/report/report.h"
 #include "client/report/live.h"
 #include "client/fleet/agent.h"
@@ -127,6 +128,8 @@ int xp_client_main(const struct xp_opts *o)
 		rc = xp_controller_run(&cli, &fo);
 	else if (fan)
 		rc = xp_fanout_run(&cli, &fo, sigfd);
+	else if (o->test == XP_RRUL)
+		rc = xp_mixed_run(&cli, host, port, sigfd);
 	else
 		rc = o->sweep.n ? xp_sweep_run(&cli, &sw, host, port, sigfd)
 				: xp_cli_run(&cli, host, port, sigfd);

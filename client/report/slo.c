@@ -22,6 +22,7 @@ struct decimal {
 };
 
 #define SIG_DIGITS 15
+#define PCT_NAME_MAX 16 /* "p99.9999999999": a name longer is refused */
 #define EXP_CAP 10000
 
 /* Unit of a metric: turns the number and what follows it into the
@@ -272,7 +273,40 @@ static const unit_fn metric_unit[] = {
 	[XP_SLO_THROUGHPUT] = unit_throughput,
 	[XP_SLO_LOSS] = unit_loss,
 	[XP_SLO_RETRANSMITS] = unit_count,
+	[XP_SLO_RPM] = unit_rate,
+	[XP_SLO_THROUGHPUT_UP] = unit_throughput,
+	[XP_SLO_THROUGHPUT_DOWN] = unit_throughput,
 };
+
+static int span_prefix(struct span *s, const char *word)
+{
+	size_t n = strlen(word);
+
+	if (span_len(*s) <= n || !span_eq((struct span){ s->p, s->p + n }, word, 1))
+		return 0;
+	s->p += n;
+	return 1;
+}
+
+/* -t RRUL's scope before a metric: udp_, then idle_, loaded_ or
+ * inflation_; the words taken, into b and the name's prefix. */
+static struct span parse_scope(struct span tok, struct xp_slo_bound *b, char *pre, size_t len)
+{
+	static const char *const phases[] = { NULL, "idle_", "loaded_", "inflation_" };
+	int i;
+
+	b->udp = span_prefix(&tok, "udp_");
+	for (i = XP_SLO_IDLE; i <= XP_SLO_INFLATION; i++)
+		if (span_prefix(&tok, phases[i]))
+			b->phase = i;
+	snprintf(pre, len, "%s%s", b->udp ? "udp_" : "", b->phase ? phases[b->phase] : "");
+	return tok;
+}
+
+static int latency_metric(int m)
+{
+	return m >= XP_SLO_LATENCY_PCT && m <= XP_SLO_LATENCY_STDDEV;
+}
 
 /* Canonical "pNN.N" from the digits as written: no leading zeros in the
  * integer part, no trailing zeros (nor a bare point) in the fraction, so
@@ -294,7 +328,7 @@ static int pct_name(struct span num, char *name, size_t size)
 	return n >= 0 && (size_t)n < size ? 0 : -1;
 }
 
-static const char *parse_metric(struct span tok, struct xp_slo_bound *b)
+static const char *parse_plain_metric(struct span tok, struct xp_slo_bound *b)
 {
 	static const struct {
 		const char *word, *canon;
@@ -311,6 +345,9 @@ static const char *parse_metric(struct span tok, struct xp_slo_bound *b)
 		{ "loss", "loss", XP_SLO_LOSS },
 		{ "retransmits", "retransmits", XP_SLO_RETRANSMITS },
 		{ "retrans", "retransmits", XP_SLO_RETRANSMITS },
+		{ "rpm", "rpm", XP_SLO_RPM },
+		{ "throughput_up", "throughput_up", XP_SLO_THROUGHPUT_UP },
+		{ "throughput_down", "throughput_down", XP_SLO_THROUGHPUT_DOWN },
 	};
 	struct span num = { tok.p + 1, tok.end };
 	size_t i;
@@ -326,12 +363,34 @@ static const char *parse_metric(struct span tok, struct xp_slo_bound *b)
 	}
 	if (lower(*tok.p) != 'p' || span_len(tok) < 2 || !is_digit(tok.p[1]))
 		return "unknown metric (expected pNN, mean, min, max, stddev, "
-		       "rate, throughput, loss or retransmits)";
+		       "rate, throughput, loss or retransmits; -t RRUL: idle_, loaded_ "
+		       "or inflation_ and one of the latency ones, rpm, throughput_up, "
+		       "throughput_down)";
 	b->metric = XP_SLO_LATENCY_PCT;
 	if (parse_pct(num, &b->pct))
 		return "invalid percentile (expected pNN with 0 < NN <= 100)";
-	if (pct_name(num, b->name, sizeof(b->name)) < 0)
+	if (pct_name(num, b->name, PCT_NAME_MAX) < 0)
 		return "percentile has too many digits";
+	return NULL;
+}
+
+static const char *parse_metric(struct span tok, struct xp_slo_bound *b)
+{
+	char pre[24], name[sizeof(b->name)];
+	const char *why;
+
+	tok = parse_scope(tok, b, pre, sizeof(pre));
+	why = parse_plain_metric(tok, b);
+	if (why)
+		return why;
+	if (b->udp && !b->phase)
+		return "udp_ goes before idle_, loaded_ or inflation_";
+	if (b->phase && !latency_metric(b->metric))
+		return "idle_, loaded_ and inflation_ go before a latency metric (pNN, mean, "
+		       "min, max, stddev)";
+	memcpy(name, b->name, sizeof(name));
+	if (snprintf(b->name, sizeof(b->name), "%s%s", pre, name) >= (int)sizeof(b->name))
+		return "metric name too long";
 	return NULL;
 }
 
@@ -372,7 +431,8 @@ static const char *parse_value(int metric, struct span v, double *out)
 static int same_bound(const struct xp_slo_bound *a,
 		      const struct xp_slo_bound *b)
 {
-	return a->metric == b->metric && a->op == b->op &&
+	return a->metric == b->metric && a->op == b->op && a->phase == b->phase &&
+	       a->udp == b->udp &&
 	       (a->metric != XP_SLO_LATENCY_PCT || a->pct == b->pct);
 }
 

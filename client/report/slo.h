@@ -20,7 +20,14 @@ enum xp_slo_metric {
 	XP_SLO_THROUGHPUT,      /* received bits per second */
 	XP_SLO_LOSS,            /* UDP loss, percent */
 	XP_SLO_RETRANSMITS,     /* TCP retransmitted segments, count */
+	XP_SLO_RPM,             /* -t RRUL: round trips per minute under load */
+	XP_SLO_THROUGHPUT_UP,   /* -t RRUL: the load's bits/s client to server */
+	XP_SLO_THROUGHPUT_DOWN, /* ... server to client */
 };
+
+/* -t RRUL: which phase a latency bound reads (idle_p99, loaded_p99,
+ * inflation_p99 = loaded - idle), and with udp_ in front the UDP probes'. */
+enum xp_slo_phase { XP_SLO_ANY = 0, XP_SLO_IDLE, XP_SLO_LOADED, XP_SLO_INFLATION };
 
 enum xp_slo_op { XP_SLO_LE = 1, XP_SLO_LT, XP_SLO_GE, XP_SLO_GT };
 
@@ -30,7 +37,10 @@ struct xp_slo_bound {
 	int op;           /* enum xp_slo_op */
 	double limit;     /* canonical unit (see enum) */
 	char text[64];    /* the bound as written, for reports */
-	char name[16];    /* canonical metric name: "p99.9", "mean", "rate" ... */
+	char name[32];    /* canonical metric name: "p99.9", "mean", "rate",
+			   * "udp_loaded_p99" ... */
+	int phase;        /* enum xp_slo_phase */
+	int udp;          /* -t RRUL: the UDP probes' latency, not the TCP ones' */
 };
 
 struct xp_slo {
@@ -38,7 +48,9 @@ struct xp_slo {
 	int n;
 };
 
-/* Parse a comma-separated list.  Latency values take ns, us, ms or s
+/* Parse a comma-separated list (for -t RRUL also idle_/loaded_/inflation_
+ * before a latency metric, udp_ before those, rpm, throughput_up and
+ * throughput_down).  Latency values take ns, us, ms or s
  * (no unit: us); throughput takes k/M/G (x1000) and optional "bit/s" or
  * "bps"; rate takes k/M (x1000); loss takes an optional %.  Errors name
  * the bound: "--slo: 'p99<=abc': invalid value".  0 or -1. */

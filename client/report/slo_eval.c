@@ -18,7 +18,11 @@ static int is_latency(int m)
 int xp_slo_available(const struct xp_slo_bound *b, int test)
 {
 	const struct xp_test *t = xp_test(test);
+	int mixed = b->phase || b->metric == XP_SLO_RPM || b->metric == XP_SLO_THROUGHPUT_UP ||
+		    b->metric == XP_SLO_THROUGHPUT_DOWN;
 
+	if (test == XP_RRUL || mixed) /* RRUL's own (client/mixed/) */
+		return test == XP_RRUL && mixed;
 	if (is_latency(b->metric) || b->metric == XP_SLO_RATE)
 		return t->rr;
 	if (b->metric == XP_SLO_LOSS)
@@ -83,8 +87,10 @@ int xp_slo_prepare(const char *spec, int test, struct xp_slo *slo, struct xp_err
 		return -1;
 	for (i = 0; i < slo->n; i++)
 		if (!xp_slo_available(&slo->b[i], test))
-			return xp_err_set(err, "--slo: '%s': %s does not measure %s",
-					  slo->b[i].text, xp_test_name(test), slo->b[i].name);
+			return xp_err_set(err, "--slo: '%s': %s does not measure %s%s",
+					  slo->b[i].text, test == XP_RRUL ? "RRUL" : xp_test_name(test),
+					  slo->b[i].name, test == XP_RRUL ? " (RRUL: idle_, loaded_ or "
+					  "inflation_ latency, rpm, throughput_up, throughput_down)" : "");
 	return 0;
 }
 
@@ -104,13 +110,17 @@ static const char *op_str(int op)
 	return op == XP_SLO_LE ? "<=" : op == XP_SLO_LT ? "<" : op == XP_SLO_GE ? ">=" : ">";
 }
 
-static const char *unit_of(int metric)
+const char *xp_slo_unit(int metric)
 {
 	switch (metric) {
 	case XP_SLO_RATE:
 		return "trans/s";
 	case XP_SLO_THROUGHPUT:
+	case XP_SLO_THROUGHPUT_UP:
+	case XP_SLO_THROUGHPUT_DOWN:
 		return "bits/s";
+	case XP_SLO_RPM:
+		return "round trips/min";
 	case XP_SLO_LOSS:
 		return "%";
 	case XP_SLO_RETRANSMITS:
@@ -142,7 +152,7 @@ void xp_json_slo(struct xp_json *j, const struct xp_slo *slo,
 			xp_json_dbl(j, "measured", v);
 		else
 			xp_json_null(j, "measured");
-		xp_json_str_val(j, "unit", unit_of(b->metric));
+		xp_json_str_val(j, "unit", xp_slo_unit(b->metric));
 		xp_json_bool(j, "passed", have && xp_slo_check(b, v));
 		xp_json_obj_close(j);
 	}
@@ -162,6 +172,6 @@ void xp_report_slo_human(FILE *f, const struct xp_slo *slo,
 
 		fprintf(f, "  slo      %s %-24s measured %s%.6g %s\n",
 			have && xp_slo_check(b, v) ? "PASS" : "FAIL", b->text,
-			have ? "" : "nothing: ", v, unit_of(b->metric));
+			have ? "" : "nothing: ", v, xp_slo_unit(b->metric));
 	}
 }

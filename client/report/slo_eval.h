@@ -18,6 +18,9 @@ int xp_slo_value(const struct xp_slo_bound *b, const struct xp_client_result *r,
  * the test does not measure is a usage error, never a pass. */
 int xp_slo_prepare(const char *spec, int test, struct xp_slo *slo, struct xp_err *err);
 
+/* The canonical unit of a metric's values, for reports: "us", "bits/s" ... */
+const char *xp_slo_unit(int metric);
+
 /* Number of bounds that failed (0: all hold). */
 int xp_slo_failures(const struct xp_slo *slo, const struct xp_client_result *r);
 

@@ -1,0 +1,227 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* -t RRUL's figures and report: human, --json and --json-stream. */
+#include <stdio.h>
+#include <string.h>
+
+#include "client/mixed/mixed_int.h"
+#include "client/report/dir.h"
+#include "common/json.h"
+
+static const char *const probe_names[XP_MX_PROBES] = { "tcp", "udp" };
+static const char *const phase_names[XP_MX_PHASES] = { "idle", "loaded" };
+
+static void load_figures(struct xp_mixed *m)
+{
+	const struct xp_client_result *r = &m->p[XP_MX_LOAD].r;
+	struct xp_dir d[2];
+	int i, n = m->p[XP_MX_LOAD].ran ? xp_report_dirs(r, d) : 0;
+
+	for (i = 0; i < n; i++) {
+		double bps = d[i].recv_ns ? (double)d[i].received * 8e9 / (double)d[i].recv_ns : 0;
+
+		if (d[i].s2c)
+			m->down_bps = bps;
+		else
+			m->up_bps = bps;
+		m->retrans += d[i].retrans;
+	}
+}
+
+void xp_mixed_compute(struct xp_mixed *m)
+{
+	int i, ph, pr;
+
+	for (i = 0; i < XP_MX_PARTS; i++) {
+		const struct xp_client_result *r = &m->p[i].r;
+
+		ph = xp_mixed_part_phase(i);
+		pr = xp_mixed_part_probe(i);
+		if (pr < 0 || !m->p[i].ran)
+			continue;
+		xp_mixed_lat_from_hist(r->hist, &m->lat[ph][pr]);
+		m->unanswered[ph][pr] = xp_mixed_unanswered(r->local.active_ns, m->interval_ns,
+							    m->lat[ph][pr].count);
+		if (pr == XP_MX_UDP)
+			m->lost[ph] = r->local.c.lost;
+	}
+	for (pr = 0; pr < XP_MX_PROBES; pr++)
+		xp_mixed_inflation(&m->lat[XP_MX_IDLE][pr], &m->lat[XP_MX_LOADED][pr], &m->infl[pr]);
+	/* foreign and self probes: both the TCP probe connection (man xperf) */
+	m->rpm = xp_mixed_rpm(m->lat[XP_MX_LOADED][XP_MX_TCP].tm,
+			      m->lat[XP_MX_LOADED][XP_MX_TCP].tm);
+	load_figures(m);
+}
+
+static void human_row(FILE *f, const char *what, const struct xp_mixed_lat *l, int signed_)
+{
+	if (signed_)
+		fprintf(f, "  %-16s %+9.3f %+9.3f %+9.3f %+9.3f %+9.3f\n", what, l->p50, l->p90,
+			l->p99, l->p999, l->mean);
+	else
+		fprintf(f, "  %-16s %9.3f %9.3f %9.3f %9.3f %9.3f", what, l->p50, l->p90, l->p99,
+			l->p999, l->mean);
+}
+
+void xp_mixed_human(FILE *f, const struct xp_mixed *m)
+{
+	const struct xp_opts *o = m->c->o;
+	char what[32];
+	int ph, pr;
+
+	fprintf(f, "RRUL to %s: probes every %.3f ms (TCP_RR and UDP_RR), idle %.1f s, then "
+		"load %s, %llu TCP flow%s%s, for %.1f s (the load's first %.1f s not measured)\n",
+		m->p[XP_MX_IDLE_TCP].r.server, (double)m->interval_ns / 1e6,
+		(double)o->idle / 1e9, o->load, (unsigned long long)o->load_flows,
+		o->load_flows == 1 ? "" : "s", strcmp(o->load, "both") ? "" : " each way",
+		(double)o->length / 1e9, (double)m->ramp_ns / 1e9);
+	fprintf(f, "  latency (ms)           P50       P90       P99     P99.9      mean"
+		"   answered  unanswered\n");
+	for (ph = 0; ph < XP_MX_PHASES; ph++)
+		for (pr = 0; pr < XP_MX_PROBES; pr++) {
+			snprintf(what, sizeof(what), "%s %s", phase_names[ph], probe_names[pr]);
+			human_row(f, what, &m->lat[ph][pr], 0);
+			fprintf(f, " %10llu %11llu\n", (unsigned long long)m->lat[ph][pr].count,
+				(unsigned long long)m->unanswered[ph][pr]);
+		}
+	for (pr = 0; pr < XP_MX_PROBES; pr++) {
+		snprintf(what, sizeof(what), "inflation %s", probe_names[pr]);
+		human_row(f, what, &m->infl[pr], 1);
+	}
+	fprintf(f, "  throughput       up %.2f Mbit/s, down %.2f Mbit/s, %llu retransmits\n",
+		m->up_bps / 1e6, m->down_bps / 1e6, (unsigned long long)m->retrans);
+	fprintf(f, "  responsiveness   %.0f RPM (60000 / trimmed mean %.3f ms of the loaded "
+		"TCP probes)\n", m->rpm, m->lat[XP_MX_LOADED][XP_MX_TCP].tm);
+	if (m->lost[XP_MX_IDLE] || m->lost[XP_MX_LOADED])
+		fprintf(f, "  udp probes lost  idle %llu, loaded %llu (no answer in %.3f s)\n",
+			(unsigned long long)m->lost[XP_MX_IDLE],
+			(unsigned long long)m->lost[XP_MX_LOADED],
+			(double)m->p[XP_MX_LOADED_UDP].o.rr_timeout / 1e9);
+}
+
+static void json_lat(struct xp_json *j, const char *key, const struct xp_mixed_lat *l,
+		     const uint64_t *unanswered)
+{
+	xp_json_obj_open(j, key);
+	xp_json_u64(j, "answered", l->count);
+	if (unanswered)
+		xp_json_u64(j, "unanswered", *unanswered);
+	xp_json_dbl(j, "p50_ms", l->p50);
+	xp_json_dbl(j, "p90_ms", l->p90);
+	xp_json_dbl(j, "p99_ms", l->p99);
+	xp_json_dbl(j, "p99_9_ms", l->p999);
+	xp_json_dbl(j, "mean_ms", l->mean);
+	xp_json_dbl(j, "trimmed_mean_ms", l->tm);
+	xp_json_obj_close(j);
+}
+
+static void json_params(struct xp_json *j, const struct xp_mixed *m)
+{
+	const struct xp_opts *o = m->c->o;
+
+	xp_json_str_val(j, "test", "RRUL");
+	xp_json_str_val(j, "server", m->p[XP_MX_IDLE_TCP].r.server);
+	xp_json_str_val(j, "load", o->load);
+	xp_json_u64(j, "load_flows", o->load_flows);
+	xp_json_dbl(j, "probe_interval_ms", (double)m->interval_ns / 1e6);
+	xp_json_dbl(j, "idle_seconds", (double)o->idle / 1e9);
+	xp_json_dbl(j, "loaded_seconds", (double)o->length / 1e9);
+	xp_json_dbl(j, "ramp_seconds", (double)m->ramp_ns / 1e9);
+}
+
+static void json_body(struct xp_json *j, const struct xp_mixed *m)
+{
+	int ph, pr;
+
+	json_params(j, m);
+	for (ph = 0; ph < XP_MX_PHASES; ph++) {
+		xp_json_obj_open(j, phase_names[ph]);
+		for (pr = 0; pr < XP_MX_PROBES; pr++)
+			json_lat(j, probe_names[pr], &m->lat[ph][pr], &m->unanswered[ph][pr]);
+		xp_json_u64(j, "udp_lost", m->lost[ph]);
+		xp_json_obj_close(j);
+	}
+	xp_json_obj_open(j, "inflation");
+	for (pr = 0; pr < XP_MX_PROBES; pr++)
+		json_lat(j, probe_names[pr], &m->infl[pr], NULL);
+	xp_json_obj_close(j);
+	xp_json_obj_open(j, "throughput");
+	xp_json_dbl(j, "up_bits_per_second", m->up_bps);
+	xp_json_dbl(j, "down_bits_per_second", m->down_bps);
+	xp_json_u64(j, "retransmits", m->retrans);
+	xp_json_obj_close(j);
+	xp_json_dbl(j, "rpm", m->rpm);
+	if (m->c->slo.n)
+		xp_mixed_slo_json(j, m);
+}
+
+static void emit(FILE *f, struct xp_json *j)
+{
+	const char *s = j->oom ? "{\"error\": \"out of memory formatting JSON\"}" : xp_json_str(j);
+	size_t n = strlen(s);
+
+	fputs(s, f);
+	if (!n || s[n - 1] != '\n')
+		fputc('\n', f);
+	fflush(f);
+	xp_json_free(j);
+}
+
+void xp_mixed_json(FILE *f, const struct xp_mixed *m, int stream)
+{
+	struct xp_json j;
+
+	xp_json_init(&j, !stream);
+	xp_json_obj_open(&j, NULL);
+	if (stream) {
+		xp_json_str_val(&j, "event", "end");
+		xp_json_obj_open(&j, "data");
+	}
+	json_body(&j, m);
+	if (stream)
+		xp_json_obj_close(&j);
+	xp_json_obj_close(&j);
+	emit(f, &j);
+}
+
+void xp_mixed_stream_start(FILE *f, const struct xp_mixed *m)
+{
+	struct xp_json j;
+
+	xp_json_init(&j, 0);
+	xp_json_obj_open(&j, NULL);
+	xp_json_str_val(&j, "event", "start");
+	xp_json_obj_open(&j, "data");
+	xp_json_str_val(&j, "test", "RRUL");
+	xp_json_str_val(&j, "load", m->c->o->load);
+	xp_json_u64(&j, "load_flows", m->c->o->load_flows);
+	xp_json_dbl(&j, "probe_interval_ms", (double)m->interval_ns / 1e6);
+	xp_json_obj_close(&j);
+	xp_json_obj_close(&j);
+	emit(f, &j);
+}
+
+void xp_mixed_stream_interval(FILE *f, const struct xp_mixed *m, int idx,
+			      const struct xp_client_result *r, const struct xp_interval *iv)
+{
+	struct xp_json j;
+
+	xp_json_init(&j, 0);
+	xp_json_obj_open(&j, NULL);
+	xp_json_str_val(&j, "event", "interval");
+	xp_json_obj_open(&j, "data");
+	xp_json_str_val(&j, "part", xp_mixed_part_name(idx));
+	xp_json_dbl(&j, "start", iv->start);
+	xp_json_dbl(&j, "end", iv->end);
+	xp_json_dbl(&j, "run_end", xp_mixed_offset(m, r) + iv->end);
+	if (idx == XP_MX_LOAD) {
+		xp_json_u64(&j, "bytes_sent", iv->bytes_sent);
+		xp_json_u64(&j, "bytes_received", iv->bytes_received);
+	} else {
+		xp_json_u64(&j, "probes", iv->count);
+		xp_json_dbl(&j, "p50_ms", iv->p50_us / 1e3);
+		xp_json_dbl(&j, "p99_ms", iv->p99_us / 1e3);
+	}
+	xp_json_obj_close(&j);
+	xp_json_obj_close(&j);
+	emit(f, &j);
+}

@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* --slo with -t RRUL: idle_, loaded_ and inflation_ latency bounds (the
+ * TCP probes', or with udp_ the UDP ones'), rpm, throughput_up and
+ * throughput_down (client/report/slo.h parses them). */
+#include <stdio.h>
+
+#include "client/mixed/mixed_int.h"
+#include "client/report/slo_eval.h"
+#include "common/json.h"
+
+/* A latency metric of h in us; -1 when h holds nothing. */
+static int hist_us(const struct xp_slo_bound *b, const struct xp_hist *h, double *v)
+{
+	if (!h || !xp_hist_count(h))
+		return -1;
+	if (b->metric == XP_SLO_LATENCY_PCT)
+		*v = xp_hist_percentile(h, b->pct) / 1e3;
+	else if (b->metric == XP_SLO_LATENCY_MEAN)
+		*v = xp_hist_mean(h) / 1e3;
+	else if (b->metric == XP_SLO_LATENCY_MIN)
+		*v = (double)xp_hist_min(h) / 1e3;
+	else if (b->metric == XP_SLO_LATENCY_MAX)
+		*v = (double)xp_hist_max(h) / 1e3;
+	else
+		*v = xp_hist_stddev(h) / 1e3;
+	return 0;
+}
+
+/* The measured value in the bound's unit; -1: the run has none. */
+static int value(const struct xp_slo_bound *b, const struct xp_mixed *m, double *v)
+{
+	const struct xp_hist *hi = m->p[b->udp ? XP_MX_IDLE_UDP : XP_MX_IDLE_TCP].r.hist;
+	const struct xp_hist *hl = m->p[b->udp ? XP_MX_LOADED_UDP : XP_MX_LOADED_TCP].r.hist;
+	double idle = 0;
+
+	if (b->metric == XP_SLO_RPM)
+		return *v = m->rpm, m->rpm > 0 ? 0 : -1;
+	if (b->metric == XP_SLO_THROUGHPUT_UP || b->metric == XP_SLO_THROUGHPUT_DOWN)
+		return *v = b->metric == XP_SLO_THROUGHPUT_UP ? m->up_bps : m->down_bps, 0;
+	if (b->phase == XP_SLO_IDLE)
+		return hist_us(b, hi, v);
+	if (hist_us(b, hl, v))
+		return -1;
+	if (b->phase != XP_SLO_INFLATION)
+		return 0;
+	if (hist_us(b, hi, &idle))
+		return -1;
+	*v -= idle;
+	return 0;
+}
+
+int xp_mixed_slo_failures(const struct xp_mixed *m)
+{
+	const struct xp_slo *slo = &m->c->slo;
+	int i, n = 0;
+	double v;
+
+	for (i = 0; i < slo->n; i++)
+		if (value(&slo->b[i], m, &v) || !xp_slo_check(&slo->b[i], v))
+			n++;
+	return n;
+}
+
+void xp_mixed_slo_human(FILE *f, const struct xp_mixed *m)
+{
+	const struct xp_slo *slo = &m->c->slo;
+	int i;
+
+	for (i = 0; i < slo->n; i++) {
+		const struct xp_slo_bound *b = &slo->b[i];
+		double v = 0;
+		int have = value(b, m, &v) == 0;
+
+		fprintf(f, "  slo      %s %-24s measured %s%.6g %s\n",
+			have && xp_slo_check(b, v) ? "PASS" : "FAIL", b->text,
+			have ? "" : "nothing: ", v, xp_slo_unit(b->metric));
+	}
+}
+
+static const char *op_str(int op)
+{
+	return op == XP_SLO_LE ? "<=" : op == XP_SLO_LT ? "<" : op == XP_SLO_GE ? ">=" : ">";
+}
+
+void xp_mixed_slo_json(struct xp_json *j, const struct xp_mixed *m)
+{
+	const struct xp_slo *slo = &m->c->slo;
+	int i;
+
+	xp_json_obj_open(j, "slo");
+	xp_json_bool(j, "passed", xp_mixed_slo_failures(m) == 0);
+	xp_json_arr_open(j, "bounds");
+	for (i = 0; i < slo->n; i++) {
+		const struct xp_slo_bound *b = &slo->b[i];
+		double v = 0;
+		int have = value(b, m, &v) == 0;
+
+		xp_json_obj_open(j, NULL);
+		xp_json_str_val(j, "bound", b->text);
+		xp_json_str_val(j, "metric", b->name);
+		xp_json_str_val(j, "op", op_str(b->op));
+		xp_json_dbl(j, "limit", b->limit);
+		if (have)
+			xp_json_dbl(j, "measured", v);
+		else
+			xp_json_null(j, "measured");
+		xp_json_str_val(j, "unit", xp_slo_unit(b->metric));
+		xp_json_bool(j, "passed", have && xp_slo_check(b, v));
+		xp_json_obj_close(j);
+	}
+	xp_json_arr_close(j);
+	xp_json_obj_close(j);
+}

@@ -1,0 +1,91 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# -t RRUL over loopback (the embedded server): its usage errors (exit 2,
+# one line), one run's JSON (every documented key; inflation = loaded -
+# idle figure by figure; rpm = 60000 / the loaded TCP trimmed mean; no
+# idle probe unanswered; throughput only the way loaded), --slo (a bound
+# that holds: exit 0, one that cannot: exit 3), --json-stream (start,
+# intervals of every part, end) and --plot (an SVG with its series), and
+# the human report's lines.  The latency checks over a bottleneck, and
+# against TCP_RR and flent, are tests/rrul.sh's.
+. "${srcdir:-.}/tests/lib.sh"
+
+expect_usage() { # DESCRIPTION ARGS...
+	what=$1; shift
+	"$XPERF" "$@" >"$TMP/out" 2>"$TMP/err"
+	got=$?
+	[ "$got" = 2 ] || { cat "$TMP/err" >&2; fail "$what: exit $got, want 2"; }
+	[ "$(wc -l <"$TMP/err")" = 1 ] || { cat "$TMP/err" >&2; fail "$what: not one line"; }
+}
+expect_usage "-P with RRUL" -t RRUL -P 2
+expect_usage "-b with RRUL" -t RRUL -b 10M
+expect_usage "bad --load" -t RRUL --load sideways
+expect_usage "--load-flows 0" -t RRUL --load-flows 0
+expect_usage "--probe-interval below 1 ms" -t RRUL --probe-interval 0.0005
+expect_usage "--idle with TCP_RR" -t TCP_RR --idle 1
+expect_usage "--load with TCP_STREAM" -t TCP_STREAM --load up
+expect_usage "--slo p99 with RRUL" -t RRUL --slo 'p99<=1ms'
+expect_usage "--slo rpm with TCP_RR" -t TCP_RR --slo 'rpm>=10'
+expect_usage "--slo udp_rpm" -t RRUL --slo 'udp_rpm>=10'
+grep -q "udp_ goes before" "$TMP/err" || fail "udp_rpm message: $(cat "$TMP/err")"
+
+R="-t RRUL -l 1 --idle 0.3 --load up --load-flows 1"
+"$XPERF" $R --json --slo 'loaded_p99<=10s,rpm>=1,throughput_up>=1M' --plot "$TMP/r.svg" \
+	>"$TMP/r.json" 2>"$TMP/err" || { cat "$TMP/err" >&2; fail "RRUL --json run"; }
+python3 - "$TMP/r.json" <<'PY' || fail "RRUL JSON"
+import json, sys
+d = json.load(open(sys.argv[1]))
+figs = ["p50_ms", "p90_ms", "p99_ms", "p99_9_ms", "mean_ms", "trimmed_mean_ms"]
+for k in ["test", "server", "load", "load_flows", "probe_interval_ms", "idle_seconds",
+          "loaded_seconds", "ramp_seconds", "idle", "loaded", "inflation", "throughput", "rpm",
+          "slo"]:
+    assert k in d, "no key %s" % k
+assert d["test"] == "RRUL" and d["load"] == "up" and d["load_flows"] == 1
+for ph in ("idle", "loaded"):
+    assert "udp_lost" in d[ph]
+    for p in ("tcp", "udp"):
+        x = d[ph][p]
+        for k in figs + ["answered", "unanswered"]:
+            assert k in x, "no %s.%s.%s" % (ph, p, k)
+        assert x["p50_ms"] > 0 and x["p50_ms"] <= x["p90_ms"] <= x["p99_ms"] <= x["p99_9_ms"]
+        assert x["trimmed_mean_ms"] <= x["mean_ms"] * 1.01
+        owed = d[ph + "_seconds"] / (d["probe_interval_ms"] / 1e3)
+        assert x["answered"] >= 0.9 * owed, "%s %s: %d answered of %d" % (ph, p, x["answered"], owed)
+for p in ("tcp", "udp"):
+    for k in figs:
+        want = d["loaded"][p][k] - d["idle"][p][k]
+        assert abs(d["inflation"][p][k] - want) <= 1e-9 * max(1, abs(want)), (p, k)
+assert abs(d["rpm"] - 60000 / d["loaded"]["tcp"]["trimmed_mean_ms"]) <= 1e-6 * d["rpm"]
+t = d["throughput"]
+assert t["up_bits_per_second"] > 1e6 and t["down_bits_per_second"] == 0, t
+assert d["slo"]["passed"] is True and len(d["slo"]["bounds"]) == 3
+assert [b["metric"] for b in d["slo"]["bounds"]] == ["loaded_p99", "rpm", "throughput_up"]
+print("rrul_loopback: idle tcp P50 %.3f ms, loaded %.3f ms, %.0f RPM, up %.0f Mbit/s"
+      % (d["idle"]["tcp"]["p50_ms"], d["loaded"]["tcp"]["p50_ms"], d["rpm"],
+         t["up_bits_per_second"] / 1e6))
+PY
+grep -q "<svg" "$TMP/r.svg" && grep -q "TCP probe P99" "$TMP/r.svg" &&
+	grep -q "load up (client to server)" "$TMP/r.svg" || fail "--plot: no chart with its series"
+
+"$XPERF" $R --json --slo 'idle_p50<1ns' >"$TMP/f.json" 2>"$TMP/err"
+rc=$?
+[ $rc = 3 ] || fail "an SLO that cannot hold: exit $rc, want 3"
+[ "$(jget "$TMP/f.json" slo.passed)" = False ] || fail "slo.passed not false"
+
+"$XPERF" $R --load down --json-stream -i 0.25 >"$TMP/s.txt" 2>"$TMP/err" ||
+	{ cat "$TMP/err" >&2; fail "RRUL --json-stream run"; }
+python3 - "$TMP/s.txt" <<'PY' || fail "RRUL JSON stream"
+import json, sys
+ev = [json.loads(l) for l in open(sys.argv[1])]
+assert ev[0]["event"] == "start" and ev[-1]["event"] == "end", [e["event"] for e in ev]
+parts = {e["data"]["part"] for e in ev if e["event"] == "interval"}
+assert parts == {"idle_tcp", "idle_udp", "load", "loaded_tcp", "loaded_udp"}, parts
+end = ev[-1]["data"]
+assert end["throughput"]["down_bits_per_second"] > 1e6 and end["throughput"]["up_bits_per_second"] == 0
+PY
+
+"$XPERF" $R >"$TMP/h.txt" 2>"$TMP/err" || { cat "$TMP/err" >&2; fail "RRUL human run"; }
+for l in "^RRUL to " "idle tcp" "loaded udp" "inflation tcp" "throughput *up" "responsiveness .* RPM"; do
+	grep -q "$l" "$TMP/h.txt" || { cat "$TMP/h.txt" >&2; fail "human report lacks '$l'"; }
+done
+echo "rrul_loopback: usage errors, JSON, --slo, --json-stream, --plot and the human report"
