@@ -13,7 +13,6 @@
 #include <unistd.h>
 
 #include "client/auth.h"
-#include "client/udp_hello.h"
 #include "client/verify.h"
 #include "common/clock.h"
 #include "common/cpu.h"
@@ -100,122 +99,6 @@ static int make_workers(struct client *cl, struct xp_err *err)
 {
 	return xp_group_create(&cl->g, &cl->run, (int)cl->o->threads, cl->o->cpus, "--cpus",
 			       err);
-}
-
-/* The pad that puts a flow's first test byte on a segment boundary: where
- * the server announces windows without scaling, the kernel rounds each one
- * down to whole segments from where its sender stood, so a 16-byte hello
- * leaves every window edge 16 bytes off the test's messages; each message
- * then ends in a sliver segment (-w 16K -m 64K TCP_RR: 9 segments a
- * message instead of 8, at 0.5 of netperf's rate).  A hello of exactly one
- * segment keeps them aligned.  0: the plain hello. */
-static uint32_t hello_pad(const struct client *cl, int fd)
-{
-	struct tcp_info ti;
-	socklen_t len = sizeof(ti);
-
-	if (!cl->padded_hello || getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len) ||
-	    ((ti.tcpi_options & TCPI_OPT_WSCALE) && ti.tcpi_snd_wscale) ||
-	    ti.tcpi_snd_mss <= XP_DATA_PAD_HEAD_LEN ||
-	    ti.tcpi_snd_mss - XP_DATA_PAD_HEAD_LEN > XP_DATA_PAD_MAX)
-		return 0;
-	return ti.tcpi_snd_mss - XP_DATA_PAD_HEAD_LEN;
-}
-
-/* The data hello, plain or padded to one segment (hello_pad). */
-static int send_hello(struct client *cl, int fd, uint32_t idx, int ms, struct xp_err *err)
-{
-	uint8_t hello[XP_DATA_HELLO_LEN], *buf;
-	uint32_t pad = hello_pad(cl, fd);
-	int rc;
-
-	if (!pad) {
-		xp_data_hello_encode(hello, cl->run.cookie, idx);
-		return xp_send_all(fd, hello, sizeof(hello), ms, cl->peer, err);
-	}
-	buf = calloc(1, XP_DATA_PAD_HEAD_LEN + (size_t)pad);
-	if (!buf)
-		return xp_err_sys(err, ENOMEM, "data hello of %u bytes", pad);
-	xp_data_pad_hello_encode(buf, cl->run.cookie, idx, pad);
-	rc = xp_send_all(fd, buf, XP_DATA_PAD_HEAD_LEN + (size_t)pad, ms, cl->peer, err);
-	free(buf);
-	return rc;
-}
-
-static int tcp_flow(struct client *cl, uint32_t idx, struct xp_err *err)
-{
-	uint16_t lport = cl->o->cport ? (uint16_t)(cl->o->cport + idx) : 0;
-	int ms = xp_cl_ms_left(cl, xp_client_connect_ms(cl->o));
-	uint16_t port = xp_addr_port(&cl->run.peer);
-	int fd = xp_connect_tcp_port(&cl->run.peer, &cl->run.so, lport, ms, err);
-
-	if (fd < 0 && port != xp_addr_port(&cl->addr)) {
-		/* the test's own data port is out of reach (a port forward or a
-		 * firewall that passes the server's port only): that port serves
-		 * too, with the server's buffers set after the handshake */
-		snprintf(cl->note, sizeof(cl->note), "data port %u unreachable (%.96s); flows "
-			 "use port %u, where the server's socket buffers are set only "
-			 "after the handshake", port, err->msg, xp_addr_port(&cl->addr));
-		cl->run.peer = cl->addr;
-		err->msg[0] = 0;
-		fd = xp_connect_tcp_port(&cl->run.peer, &cl->run.so, lport, ms, err);
-	}
-	if (fd < 0)
-		return -1;
-	if (send_hello(cl, fd, idx, ms, err)) {
-		close(fd);
-		return -1;
-	}
-	xp_set_nonblock(fd, 1);
-	return fd;
-}
-
-static int udp_flow(struct client *cl, uint32_t idx, struct xp_err *err)
-{
-	uint16_t lport = cl->o->cport ? (uint16_t)(cl->o->cport + idx) : 0;
-	struct xp_addr dst = cl->addr;
-	int fd = xp_sock_client(dst.ss.ss_family, SOCK_DGRAM, &cl->run.so, lport, err);
-	uint64_t until = xp_now_ns() + (uint64_t)xp_client_connect_ms(cl->o) * XP_NS_PER_MS;
-
-	if (fd < 0)
-		return -1;
-	if ((cl->run.so.flowlabel && xp_sock_flowlabel(fd, &dst, cl->run.so.flowlabel, err)) ||
-	    connect(fd, (const struct sockaddr *)&dst.ss, dst.len)) {
-		if (!err->msg[0])
-			xp_err_sys(err, errno, "connect udp %s", cl->peer);
-		close(fd);
-		return -1;
-	}
-	if (xp_udp_handshake(fd, cl->run.cookie, idx, until < cl->deadline ? until : cl->deadline,
-			     cl->peer, err)) {
-		close(fd);
-		return -1;
-	}
-	xp_set_nonblock(fd, 1);
-	return fd;
-}
-
-static int open_flows(struct client *cl, struct xp_err *err)
-{
-	uint32_t i;
-
-	for (i = 0; i < cl->run.flows; i++) {
-		int fd = -1;
-
-		err->msg[0] = 0;
-		if (cl->ops->persistent) {
-			fd = cl->ops->sock_type == SOCK_DGRAM ? udp_flow(cl, i, err)
-							      : tcp_flow(cl, i, err);
-			if (fd < 0)
-				return -1;
-		}
-		if (xp_worker_add_flow(&cl->g.w[i % (uint32_t)cl->g.n], fd, i, err)) {
-			if (fd >= 0)
-				close(fd);
-			return -1;
-		}
-	}
-	return 0;
 }
 
 static void fill_run(struct client *cl)
@@ -438,7 +321,7 @@ static int setup(struct client *cl, struct xp_err *err)
 	if (cl->run.quota_flows &&
 	    (cl->run.done_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) < 0)
 		return xp_err_sys(err, errno, "eventfd for -n/-k");
-	if (make_workers(cl, err) || open_flows(cl, err) || xp_group_start(&cl->g, err))
+	if (make_workers(cl, err) || xp_cl_open_flows(cl, err) || xp_group_start(&cl->g, err))
 		return -1;
 	return 0;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "common/clock.h"
 #include "common/cpu.h"
 #include "common/units.h"
 #include "lab/dev.h"
@@ -243,6 +244,25 @@ static int sysctls(struct xp_lab_cfg *c, struct xp_err *err)
 	return 0;
 }
 
+/* --spare-tcp and --cut-after: what only the delay line does (it is
+ * chosen for them where auto would take netem). */
+static int line_only(struct xp_lab_cfg *c, struct xp_err *err)
+{
+	struct xp_wan *w = &c->knobs.wan;
+	const char *opt = c->a.spare_tcp ? "--spare-tcp" : "--cut-after";
+
+	if (!c->a.spare_tcp && !c->a.cut_after)
+		return 0;
+	if (w->with == XP_WAN_NETEM)
+		return xp_err_set(err, "%s: only xperf's delay line does this, not netem "
+				  "(--impair-with line or auto)", opt);
+	w->on = 1;
+	w->with = XP_WAN_LINE;
+	w->cut_ns = c->a.cut_after * XP_NS_PER_MS;
+	w->d[XP_WAN_C2S].spare_tcp = w->d[XP_WAN_S2C].spare_tcp = c->a.spare_tcp;
+	return 0;
+}
+
 /* The impairment, the topologies it fits and the delay line's CPU. */
 static int wan(struct xp_lab_cfg *c, struct xp_err *err)
 {
@@ -252,7 +272,7 @@ static int wan(struct xp_lab_cfg *c, struct xp_err *err)
 	int cpus[XP_CPUS_MAX], n = xp_cpu_allowed(cpus, XP_CPUS_MAX), i;
 	uint64_t cpu;
 
-	if (xp_wan_parse(&c->knobs.wan, &w, err))
+	if (xp_wan_parse(&c->knobs.wan, &w, err) || line_only(c, err))
 		return -1;
 	for (i = 0; c->knobs.wan.on && i < c->ntopo; i++)
 		if (strcmp(c->topo[i]->name, "veth"))

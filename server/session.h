@@ -30,6 +30,9 @@ struct xp_session {
 	uint8_t udp_key[XP_AUTH_NONCE_LEN]; /* keys this test's UDP challenges */
 	int ctl_fd;
 	int data_lfd;        /* the test's own TCP data listener, or -1 */
+	int hello_ep;        /* UDP tests until READY: an epoll of the flows'
+			      * sockets, whose repeated confirms the session
+			      * echoes (server/session.c); or -1 */
 	struct xp_server *srv;
 	struct xp_addr addr; /* the control connection's peer */
 	char peer[80];
