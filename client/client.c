@@ -370,9 +370,12 @@ static void past_deadline(const struct client *cl, int set_up, struct xp_err *er
 
 	snprintf(why, sizeof(why), "%s", err->msg);
 	if (!set_up)
-		xp_err_set(err, "%s: the test's %u flows were not connected %.1f s after it began "
-			   "(--control-timeout and 5 ms a flow): giving up (%s)", cl->who,
-			   (unsigned)xp_opts_flows_total(cl->o), (double)setup_ns(cl) / XP_NS_PER_SEC, why);
+		xp_err_set(err, "%s: the test and its %u flow%s not set up %.3g s after it began "
+			   "(--control-timeout %.3g s + 5 ms a flow; a round trip longer than "
+			   "that cannot make it): giving up (%s)", cl->who,
+			   (unsigned)xp_opts_flows_total(cl->o), xp_opts_flows_total(cl->o) == 1 ?
+			   " was" : "s were", (double)setup_ns(cl) / XP_NS_PER_SEC,
+			   (double)cl->o->control_timeout / XP_NS_PER_SEC, why);
 	else
 		xp_err_set(err, "%s: the test was not over %.1f s after its flows were connected "
 			   "(-l + --warmup + --omit + --control-timeout): giving up (%s)", cl->who,
