@@ -277,6 +277,8 @@ static int run_test(struct client *cl, struct xp_client_result *r, struct xp_err
 	if (rc < 0)
 		return -1;
 	r->interrupted = rc == 1;
+	/* the server's last datagrams take up to a round trip after our STOP */
+	cl->run.drain_grace_ns = xp_sock_rtt_bound_ns(cl->ctl);
 	xp_group_cmd(&cl->g, XP_CMD_STOP);
 	/* STOP at once when the server sends, and in TCP tests, so both ends
 	 * drain at the same time; else (UDP) with the datagrams sent, known

@@ -321,6 +321,8 @@ static int run(struct xp_session *s, struct xp_err *err)
 	xp_group_cmd(&s->group, XP_CMD_GO);
 	if (xp_session_wait_stop(s, &a, &live, err))
 		return -1;
+	/* the STOP may have overtaken the client's last datagrams */
+	s->run.drain_grace_ns = xp_sock_rtt_bound_ns(s->ctl_fd);
 	xp_group_cmd(&s->group, XP_CMD_STOP);
 	join_beating(s, &live);
 	xp_cpu_snap(&b);
