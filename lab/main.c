@@ -247,6 +247,10 @@ static int measure(struct lab *l, const struct xp_opts *o, const struct xp_lab_w
 		snprintf(row->msg, sizeof(row->msg), "%s", err.msg);
 		l->rep.interrupted |= interrupted;
 		client_json(l, o, row, multi, NULL, err.msg);
+		if (l->line) { /* what the path did to a test that failed */
+			xp_wan_line_read(l->line, &after);
+			xp_lab_row_line(row, &l->rep.ceiling, &after, &before, 0);
+		}
 		return -1;
 	}
 	client_json(l, o, row, multi, &r, NULL);

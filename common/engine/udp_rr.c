@@ -6,9 +6,11 @@
  * timed out is recognized and ignored; a request with no answer within
  * --rr-timeout counts as lost and the flow goes on.  With --burst N a flow
  * keeps N requests outstanding, each timed on its own.  A transaction
- * counts when its answer came by STOP: one still out then is neither
- * answered nor lost (the server counts what it answered: at most --burst
- * more a flow, client/verify.c). */
+ * counts when its answer came by STOP (the server counts what it
+ * answered: at most --burst more a flow, client/verify.c); a request
+ * still out then is waited for (--rr-timeout) and counts as lost if it
+ * times out, so that every request sent is answered in time, answered
+ * after STOP, or lost, and the loss is unbiased. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -191,6 +193,13 @@ static void rr_io(struct xp_flow *f, uint32_t events)
 		if (i < 0)
 			continue; /* late answer to a timed-out request */
 		w->now = xp_now_ns();
+		if (w->now - us(f)->ring[2 * i] >= w->run->rr_timeout_ns) {
+			/* late all the same (the worker did not run in time to see
+			 * it time out: a busy CPU): lost, as rr_tick would have it */
+			w->c.lost++;
+			rr_release(f, (uint32_t)i);
+			continue;
+		}
 		w->c.datagrams_received++;
 		w->c.bytes_received += (uint64_t)n;
 		f->bytes += (uint64_t)n;
@@ -260,8 +269,7 @@ static void rr_tick(struct xp_flow *f)
 		if (us(f)->ring[2 * i + 1] == FREE_SLOT ||
 		    w->now - us(f)->ring[2 * i] < w->run->rr_timeout_ns)
 			continue;
-		if (!w->stopping) /* one under way at STOP is neither answered nor lost */
-			w->c.lost++;
+		w->c.lost++; /* also one out at STOP: every request sent is judged */
 		rr_release(f, i);
 	}
 }
