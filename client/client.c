@@ -91,6 +91,9 @@ static int send_setup(struct client *cl, struct xp_err *err)
 	m.u.setup.quota = cl->run.quota;
 	m.u.setup.omit_ms = o->omit / XP_NS_PER_MS + (o->omit % XP_NS_PER_MS != 0);
 	m.u.setup.heartbeat_ms = XP_HEARTBEAT_MS;
+	m.u.setup.interval_ms = o->interval / XP_NS_PER_MS;
+	m.u.setup.interval_origin_ms = (xp_test(o->test)->rr ? xp_opts_warmup_ns(o) : o->omit) /
+				       XP_NS_PER_MS;
 	return xp_ctl_send_min(cl->ctl, &m, XP_CTL_NETPERF_LEN, xp_cl_ms_left(cl, CTL_MS),
 			       cl->peer, err);
 }
@@ -163,15 +166,20 @@ static int connect_control(struct client *cl, const char *host, uint16_t port,
 		       : 0;
 }
 
-/* The server counted the warm-up too.  Every TCP request it answered in it
- * was one of the client's warm-up transactions; for UDP_RR take out the
- * requests sent in it (a few of those may have been lost). */
+/* The server counted the warm-up too, and what completed after STOP.
+ * Every TCP request it answered in the warm-up was one of the client's
+ * warm-up transactions; for UDP_RR take out the requests sent in it (a
+ * few of those may have been lost). */
 static void discount_warmup(struct xp_client_result *r)
 {
 	struct xp_counters *s = &r->remote.c;
 	const struct xp_counters *w = &r->warm;
 	uint64_t served = xp_test(r->test)->udp ? w->datagrams_sent : w->transactions;
 
+	/* ... and after STOP: the transactions that completed then, which the
+	 * client does not count (the rate's window ends at STOP) */
+	s->transactions -= r->local.c.late_transactions < s->transactions ?
+			   r->local.c.late_transactions : s->transactions;
 	if (!r->warmup_ns)
 		return;
 
@@ -220,6 +228,27 @@ static void collect(struct client *cl, struct xp_client_result *r,
 	r->threads = cl->g.n;
 }
 
+/* -i: one of the server's intervals, beside the client's of that index
+ * (a server that took more or fewer than the client is told by the
+ * intervals without one). */
+static void server_interval(struct xp_client_result *r, const struct xp_msg_interval *m)
+{
+	struct xp_interval *iv;
+
+	if (m->index >= r->nintervals)
+		return;
+	iv = &r->intervals[m->index];
+	iv->server.have = 1;
+	iv->server.start = (double)m->start_us / 1e6;
+	iv->server.end = (double)m->end_us / 1e6;
+	iv->server.bytes_sent = m->bytes_sent;
+	iv->server.bytes_received = m->bytes_received;
+	iv->server.transactions = m->transactions;
+	iv->server.datagrams_sent = m->datagrams_sent;
+	iv->server.datagrams_received = m->datagrams_received;
+	iv->server.lost = m->lost;
+}
+
 /* The server's per-flow results (FLOW), then its RESULT; a DONE sent as
  * the client's timer ended the test is passed over. */
 static int recv_result(struct client *cl, struct xp_client_result *r, struct xp_msg *m,
@@ -231,6 +260,8 @@ static int recv_result(struct client *cl, struct xp_client_result *r, struct xp_
 			return -1;
 		if (m->type == XP_MSG_FLOW)
 			xp_shape_remote_flow(r, &m->u.flow, cl->run.flows);
+		else if (m->type == XP_MSG_INTERVAL)
+			server_interval(r, &m->u.interval);
 		else if (m->type != XP_MSG_DONE || !cl->server_senders)
 			break;
 	}

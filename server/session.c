@@ -319,14 +319,16 @@ static int run(struct xp_session *s, struct xp_err *err)
 	xp_live_init(&live, s->ctl_fd, "client", s->setup.heartbeat_ms ? XP_HEARTBEAT_MS : 0,
 		     s->setup.heartbeat_ms);
 	xp_group_cmd(&s->group, XP_CMD_GO);
+	xp_session_iv_start(s, xp_now_ns());
 	if (xp_session_wait_stop(s, &a, &live, err))
 		return -1;
+	xp_session_iv_end(s, xp_now_ns());
 	/* the STOP may have overtaken the client's last datagrams */
 	s->run.drain_grace_ns = xp_sock_rtt_bound_ns(s->ctl_fd);
 	xp_group_cmd(&s->group, XP_CMD_STOP);
 	join_beating(s, &live);
 	xp_cpu_snap(&b);
-	if (send_flows(s, err))
+	if (xp_session_iv_send(s, err) || send_flows(s, err))
 		return -1;
 	memset(&m, 0, sizeof(m));
 	m.type = XP_MSG_RESULT;
@@ -399,6 +401,7 @@ void xp_session_destroy(struct xp_session *s)
 		close(s->hello_ep);
 	free(s->agent);
 	free(s->seen);
+	xp_session_iv_free(s);
 	close(s->ctl_fd);
 	free(s);
 }

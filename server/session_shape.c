@@ -97,9 +97,13 @@ int xp_session_wait_stop(struct xp_session *s, struct xp_cpu_snap *a, struct xp_
 	int rc = 0;
 
 	while (rc == 0) {
-		uint64_t now = xp_now_ns();
+		uint64_t now = xp_now_ns(), due;
 		int ms = now < deadline ? (int)((deadline - now) / XP_NS_PER_MS) + 1 : 0;
 		int k;
+
+		xp_session_iv_tick(s, now);
+		if ((due = xp_session_iv_due(s)) < deadline) /* the next -i boundary */
+			ms = now < due ? (int)((due - now + XP_NS_PER_MS - 1) / XP_NS_PER_MS) : 0;
 
 		if (now >= deadline)
 			return xp_err_set(err, "client: no STOP within %llu ms of GO",

@@ -173,4 +173,40 @@ if slip < 100 and e['rr']['latency_us']['max'] < 400e3:
 else:
     print('wan_timeouts:    (the machine was too busy for the exact count)')
 "
+# 6. -i 1 on both ends: the server's intervals (INTERVAL) beside the
+# client's, on the client's clock.  UDP_STREAM at a constant 20 Mbit/s:
+# each interval the server received what the client sent, and the first
+# falls short by what the one-way delay (150 ms) holds: its boundaries are
+# the client's (had they been the server's own, from its GO, it would
+# fall short by more than 300 ms).  TCP_RR: the server answered each
+# transaction half a round trip before the client saw it complete: a
+# count apart at most, in each interval.
+lab ivs 0 -t UDP_STREAM -b 20M -l 4 -i 1
+lab ivr 0 -t TCP_RR -l 4 -i 1
+py ivs "
+d = c('UDP_STREAM'); iv = d['intervals']
+rate = 20e6 / 8
+for k, x in enumerate(iv):
+    s, v = x['sum'], x.get('server')
+    print('wan_timeouts: 6. UDP_STREAM interval %d: client %.3f-%.3f s sent %d B; server %s'
+          % (k, s['start_s'], s['end_s'], s['bytes_sent'],
+             v and '%.3f-%.3f s received %d B' % (v['start_s'], v['end_s'], v['bytes_received'])))
+    assert v, 'no server interval %d' % k
+    assert abs(v['start_s'] - s['start_s']) < 0.15 and abs(v['end_s'] - s['end_s']) < 0.15, (s, v)
+short = (iv[0]['sum']['bytes_sent'] - iv[0]['server']['bytes_received']) / rate
+print('wan_timeouts: 6.   the first interval short by %.0f ms of data (one way: 150 ms)' % (short * 1e3))
+assert 0.1 <= short <= 0.2, short
+for x in iv[1:-1]:
+    assert abs(x['server']['bytes_received'] - x['sum']['bytes_sent']) <= 0.02 * x['sum']['bytes_sent'], x
+"
+py ivr "
+d = c('TCP_RR'); iv = d['intervals']
+for k, x in enumerate(iv):
+    s, v = x['sum'], x.get('server')
+    print('wan_timeouts: 6. TCP_RR interval %d: client %.3f-%.3f s %d transactions; server %s'
+          % (k, s['start_s'], s['end_s'], s['transactions'],
+             v and '%.3f-%.3f s %d' % (v['start_s'], v['end_s'], v['transactions'])))
+    assert v and abs(v['transactions'] - s['transactions']) <= 1, x
+assert sum(x['sum']['transactions'] for x in iv) == d['end']['rr']['transactions'], iv
+"
 echo "wan_timeouts: ok"

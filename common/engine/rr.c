@@ -186,6 +186,8 @@ static void cli_done(struct xp_flow *f)
 			xp_hist_add(w->raw_hist, now - rs(f)->t0);
 		f->trans++;
 		w->c.transactions++;
+	} else {
+		w->c.late_transactions++;
 	}
 	rs(f)->rhead = (rs(f)->rhead + 1) % w->run->burst;
 	rs(f)->rcount--;

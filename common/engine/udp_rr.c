@@ -209,6 +209,8 @@ static void rr_io(struct xp_flow *f, uint32_t events)
 				xp_hist_add(w->raw_hist, w->now - us(f)->t0);
 			w->c.transactions++;
 			f->trans++;
+		} else {
+			w->c.late_transactions++;
 		}
 		rr_release(f, (uint32_t)i);
 	}
