@@ -176,10 +176,6 @@ static void discount_warmup(struct xp_client_result *r)
 	const struct xp_counters *w = &r->warm;
 	uint64_t served = xp_test(r->test)->udp ? w->datagrams_sent : w->transactions;
 
-	/* ... and after STOP: the transactions that completed then, which the
-	 * client does not count (the rate's window ends at STOP) */
-	s->transactions -= r->local.c.late_transactions < s->transactions ?
-			   r->local.c.late_transactions : s->transactions;
 	if (!r->warmup_ns)
 		return;
 
@@ -189,6 +185,32 @@ static void discount_warmup(struct xp_client_result *r)
 	TAKE(s->bytes_sent, w->bytes_received);
 	TAKE(s->datagrams_received, w->datagrams_sent);
 	TAKE(s->datagrams_sent, w->datagrams_received);
+#undef TAKE
+}
+
+/* RR: the transactions under way at STOP completed after it and are not
+ * counted (the rate's window ends at STOP); at both ends their bytes and
+ * datagrams are taken out too, so that each end's figures are those of
+ * the counted transactions (bytes_sent = transactions x -m ...). */
+static void discount_late(struct xp_client_result *r)
+{
+	struct xp_counters *s = &r->remote.c, *l = &r->local.c;
+	uint64_t n = l->late_transactions;
+
+	if (!n || !xp_test(r->test)->rr)
+		return;
+#define TAKE(field, k) (field) -= (k) < (field) ? (k) : (field)
+	TAKE(s->transactions, n);
+	TAKE(s->bytes_received, n * r->req);
+	TAKE(s->bytes_sent, n * r->rsp);
+	TAKE(l->bytes_sent, n * r->req);
+	TAKE(l->bytes_received, n * r->rsp);
+	if (xp_test(r->test)->udp) {
+		TAKE(s->datagrams_received, n);
+		TAKE(s->datagrams_sent, n);
+		TAKE(l->datagrams_sent, n);
+		TAKE(l->datagrams_received, n);
+	}
 #undef TAKE
 }
 
@@ -327,6 +349,7 @@ static int run_test(struct client *cl, struct xp_client_result *r, struct xp_err
 	r->remote = m.u.result;
 	xp_shape_sort(r);
 	discount_warmup(r);
+	discount_late(r);
 	xp_shape_fix_warmup(r);
 	xp_shape_fix_omit(r);
 	if (!r->warning[0] && cl->note[0])
