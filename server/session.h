@@ -82,6 +82,8 @@ int xp_session_wait_stop(struct xp_session *s, struct xp_cpu_snap *a, struct xp_
 void xp_session_iv_start(struct xp_session *s, uint64_t t_go);
 uint64_t xp_session_iv_due(const struct xp_session *s);
 void xp_session_iv_tick(struct xp_session *s, uint64_t now);
+/* --omit over (MEASURE): the workers count from 0 again. */
+void xp_session_iv_rebase(struct xp_session *s);
 void xp_session_iv_end(struct xp_session *s, uint64_t now);
 int xp_session_iv_send(struct xp_session *s, struct xp_err *err);
 void xp_session_iv_free(struct xp_session *s);

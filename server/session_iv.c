@@ -109,6 +109,16 @@ static void take(struct xp_session *s, uint64_t now)
 	v->last_ns = now;
 }
 
+void xp_session_iv_rebase(struct xp_session *s)
+{
+	struct xp_session_iv *v = &s->iv;
+
+	if (!v->every_ns)
+		return;
+	memset(v->wc, 0, sizeof(*v->wc) * (size_t)s->group.n);
+	memset(&v->prev, 0, sizeof(v->prev));
+}
+
 void xp_session_iv_tick(struct xp_session *s, uint64_t now)
 {
 	struct xp_session_iv *v = &s->iv;

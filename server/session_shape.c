@@ -49,6 +49,7 @@ static void measure(struct xp_session *s)
 		xp_worker_measure(&s->group.w[i]);
 	for (i = 0; i < s->group.n; i++)
 		xp_worker_await(&s->group.w[i], xp_worker_measured, 0, deadline);
+	xp_session_iv_rebase(s); /* their counters start again from 0 */
 }
 
 static int send_done(struct xp_session *s, struct xp_err *err)
