@@ -105,8 +105,7 @@ void xp_cl_join_workers(struct client *cl, int beating)
 			queued = q;
 			cl->live.last_rx = now;
 		}
-		if (now >= cl->deadline ||
-		    (cl->live.dead_ns && now - cl->live.last_rx > cl->live.dead_ns))
+		if (now >= cl->deadline || xp_live_peer_dead(&cl->live, now))
 			xp_group_cmd(&cl->g, XP_CMD_ABORT);
 	}
 }
