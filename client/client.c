@@ -13,7 +13,6 @@
 #include <unistd.h>
 
 #include "client/auth.h"
-#include "client/udp_hello.h"
 #include "client/verify.h"
 #include "common/clock.h"
 #include "common/cpu.h"
@@ -92,6 +91,9 @@ static int send_setup(struct client *cl, struct xp_err *err)
 	m.u.setup.quota = cl->run.quota;
 	m.u.setup.omit_ms = o->omit / XP_NS_PER_MS + (o->omit % XP_NS_PER_MS != 0);
 	m.u.setup.heartbeat_ms = XP_HEARTBEAT_MS;
+	m.u.setup.interval_ms = o->interval / XP_NS_PER_MS;
+	m.u.setup.interval_origin_ms = (xp_test(o->test)->rr ? xp_opts_warmup_ns(o) : o->omit) /
+				       XP_NS_PER_MS;
 	return xp_ctl_send_min(cl->ctl, &m, XP_CTL_NETPERF_LEN, xp_cl_ms_left(cl, CTL_MS),
 			       cl->peer, err);
 }
@@ -100,122 +102,6 @@ static int make_workers(struct client *cl, struct xp_err *err)
 {
 	return xp_group_create(&cl->g, &cl->run, (int)cl->o->threads, cl->o->cpus, "--cpus",
 			       err);
-}
-
-/* The pad that puts a flow's first test byte on a segment boundary: where
- * the server announces windows without scaling, the kernel rounds each one
- * down to whole segments from where its sender stood, so a 16-byte hello
- * leaves every window edge 16 bytes off the test's messages; each message
- * then ends in a sliver segment (-w 16K -m 64K TCP_RR: 9 segments a
- * message instead of 8, at 0.5 of netperf's rate).  A hello of exactly one
- * segment keeps them aligned.  0: the plain hello. */
-static uint32_t hello_pad(const struct client *cl, int fd)
-{
-	struct tcp_info ti;
-	socklen_t len = sizeof(ti);
-
-	if (!cl->padded_hello || getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len) ||
-	    ((ti.tcpi_options & TCPI_OPT_WSCALE) && ti.tcpi_snd_wscale) ||
-	    ti.tcpi_snd_mss <= XP_DATA_PAD_HEAD_LEN ||
-	    ti.tcpi_snd_mss - XP_DATA_PAD_HEAD_LEN > XP_DATA_PAD_MAX)
-		return 0;
-	return ti.tcpi_snd_mss - XP_DATA_PAD_HEAD_LEN;
-}
-
-/* The data hello, plain or padded to one segment (hello_pad). */
-static int send_hello(struct client *cl, int fd, uint32_t idx, int ms, struct xp_err *err)
-{
-	uint8_t hello[XP_DATA_HELLO_LEN], *buf;
-	uint32_t pad = hello_pad(cl, fd);
-	int rc;
-
-	if (!pad) {
-		xp_data_hello_encode(hello, cl->run.cookie, idx);
-		return xp_send_all(fd, hello, sizeof(hello), ms, cl->peer, err);
-	}
-	buf = calloc(1, XP_DATA_PAD_HEAD_LEN + (size_t)pad);
-	if (!buf)
-		return xp_err_sys(err, ENOMEM, "data hello of %u bytes", pad);
-	xp_data_pad_hello_encode(buf, cl->run.cookie, idx, pad);
-	rc = xp_send_all(fd, buf, XP_DATA_PAD_HEAD_LEN + (size_t)pad, ms, cl->peer, err);
-	free(buf);
-	return rc;
-}
-
-static int tcp_flow(struct client *cl, uint32_t idx, struct xp_err *err)
-{
-	uint16_t lport = cl->o->cport ? (uint16_t)(cl->o->cport + idx) : 0;
-	int ms = xp_cl_ms_left(cl, xp_client_connect_ms(cl->o));
-	uint16_t port = xp_addr_port(&cl->run.peer);
-	int fd = xp_connect_tcp_port(&cl->run.peer, &cl->run.so, lport, ms, err);
-
-	if (fd < 0 && port != xp_addr_port(&cl->addr)) {
-		/* the test's own data port is out of reach (a port forward or a
-		 * firewall that passes the server's port only): that port serves
-		 * too, with the server's buffers set after the handshake */
-		snprintf(cl->note, sizeof(cl->note), "data port %u unreachable (%.96s); flows "
-			 "use port %u, where the server's socket buffers are set only "
-			 "after the handshake", port, err->msg, xp_addr_port(&cl->addr));
-		cl->run.peer = cl->addr;
-		err->msg[0] = 0;
-		fd = xp_connect_tcp_port(&cl->run.peer, &cl->run.so, lport, ms, err);
-	}
-	if (fd < 0)
-		return -1;
-	if (send_hello(cl, fd, idx, ms, err)) {
-		close(fd);
-		return -1;
-	}
-	xp_set_nonblock(fd, 1);
-	return fd;
-}
-
-static int udp_flow(struct client *cl, uint32_t idx, struct xp_err *err)
-{
-	uint16_t lport = cl->o->cport ? (uint16_t)(cl->o->cport + idx) : 0;
-	struct xp_addr dst = cl->addr;
-	int fd = xp_sock_client(dst.ss.ss_family, SOCK_DGRAM, &cl->run.so, lport, err);
-	uint64_t until = xp_now_ns() + (uint64_t)xp_client_connect_ms(cl->o) * XP_NS_PER_MS;
-
-	if (fd < 0)
-		return -1;
-	if ((cl->run.so.flowlabel && xp_sock_flowlabel(fd, &dst, cl->run.so.flowlabel, err)) ||
-	    connect(fd, (const struct sockaddr *)&dst.ss, dst.len)) {
-		if (!err->msg[0])
-			xp_err_sys(err, errno, "connect udp %s", cl->peer);
-		close(fd);
-		return -1;
-	}
-	if (xp_udp_handshake(fd, cl->run.cookie, idx, until < cl->deadline ? until : cl->deadline,
-			     cl->peer, err)) {
-		close(fd);
-		return -1;
-	}
-	xp_set_nonblock(fd, 1);
-	return fd;
-}
-
-static int open_flows(struct client *cl, struct xp_err *err)
-{
-	uint32_t i;
-
-	for (i = 0; i < cl->run.flows; i++) {
-		int fd = -1;
-
-		err->msg[0] = 0;
-		if (cl->ops->persistent) {
-			fd = cl->ops->sock_type == SOCK_DGRAM ? udp_flow(cl, i, err)
-							      : tcp_flow(cl, i, err);
-			if (fd < 0)
-				return -1;
-		}
-		if (xp_worker_add_flow(&cl->g.w[i % (uint32_t)cl->g.n], fd, i, err)) {
-			if (fd >= 0)
-				close(fd);
-			return -1;
-		}
-	}
-	return 0;
 }
 
 static void fill_run(struct client *cl)
@@ -280,9 +166,10 @@ static int connect_control(struct client *cl, const char *host, uint16_t port,
 		       : 0;
 }
 
-/* The server counted the warm-up too.  Every TCP request it answered in it
- * was one of the client's warm-up transactions; for UDP_RR take out the
- * requests sent in it (a few of those may have been lost). */
+/* The server counted the warm-up too, and what completed after STOP.
+ * Every TCP request it answered in the warm-up was one of the client's
+ * warm-up transactions; for UDP_RR take out the requests sent in it (a
+ * few of those may have been lost). */
 static void discount_warmup(struct xp_client_result *r)
 {
 	struct xp_counters *s = &r->remote.c;
@@ -298,6 +185,32 @@ static void discount_warmup(struct xp_client_result *r)
 	TAKE(s->bytes_sent, w->bytes_received);
 	TAKE(s->datagrams_received, w->datagrams_sent);
 	TAKE(s->datagrams_sent, w->datagrams_received);
+#undef TAKE
+}
+
+/* RR: the transactions under way at STOP completed after it and are not
+ * counted (the rate's window ends at STOP); at both ends their bytes and
+ * datagrams are taken out too, so that each end's figures are those of
+ * the counted transactions (bytes_sent = transactions x -m ...). */
+static void discount_late(struct xp_client_result *r)
+{
+	struct xp_counters *s = &r->remote.c, *l = &r->local.c;
+	uint64_t n = l->late_transactions;
+
+	if (!n || !xp_test(r->test)->rr)
+		return;
+#define TAKE(field, k) (field) -= (k) < (field) ? (k) : (field)
+	TAKE(s->transactions, n);
+	TAKE(s->bytes_received, n * r->req);
+	TAKE(s->bytes_sent, n * r->rsp);
+	TAKE(l->bytes_sent, n * r->req);
+	TAKE(l->bytes_received, n * r->rsp);
+	if (xp_test(r->test)->udp) {
+		TAKE(s->datagrams_received, n);
+		TAKE(s->datagrams_sent, n);
+		TAKE(l->datagrams_sent, n);
+		TAKE(l->datagrams_received, n);
+	}
 #undef TAKE
 }
 
@@ -337,6 +250,27 @@ static void collect(struct client *cl, struct xp_client_result *r,
 	r->threads = cl->g.n;
 }
 
+/* -i: one of the server's intervals, beside the client's of that index
+ * (a server that took more or fewer than the client is told by the
+ * intervals without one). */
+static void server_interval(struct xp_client_result *r, const struct xp_msg_interval *m)
+{
+	struct xp_interval *iv;
+
+	if (m->index >= r->nintervals)
+		return;
+	iv = &r->intervals[m->index];
+	iv->server.have = 1;
+	iv->server.start = (double)m->start_us / 1e6;
+	iv->server.end = (double)m->end_us / 1e6;
+	iv->server.bytes_sent = m->bytes_sent;
+	iv->server.bytes_received = m->bytes_received;
+	iv->server.transactions = m->transactions;
+	iv->server.datagrams_sent = m->datagrams_sent;
+	iv->server.datagrams_received = m->datagrams_received;
+	iv->server.lost = m->lost;
+}
+
 /* The server's per-flow results (FLOW), then its RESULT; a DONE sent as
  * the client's timer ended the test is passed over. */
 static int recv_result(struct client *cl, struct xp_client_result *r, struct xp_msg *m,
@@ -348,6 +282,8 @@ static int recv_result(struct client *cl, struct xp_client_result *r, struct xp_
 			return -1;
 		if (m->type == XP_MSG_FLOW)
 			xp_shape_remote_flow(r, &m->u.flow, cl->run.flows);
+		else if (m->type == XP_MSG_INTERVAL)
+			server_interval(r, &m->u.interval);
 		else if (m->type != XP_MSG_DONE || !cl->server_senders)
 			break;
 	}
@@ -394,6 +330,8 @@ static int run_test(struct client *cl, struct xp_client_result *r, struct xp_err
 	if (rc < 0)
 		return -1;
 	r->interrupted = rc == 1;
+	/* the server's last datagrams take up to a round trip after our STOP */
+	cl->run.drain_grace_ns = xp_sock_rtt_bound_ns(cl->ctl);
 	xp_group_cmd(&cl->g, XP_CMD_STOP);
 	/* STOP at once when the server sends, and in TCP tests, so both ends
 	 * drain at the same time; else (UDP) with the datagrams sent, known
@@ -411,6 +349,7 @@ static int run_test(struct client *cl, struct xp_client_result *r, struct xp_err
 	r->remote = m.u.result;
 	xp_shape_sort(r);
 	discount_warmup(r);
+	discount_late(r);
 	xp_shape_fix_warmup(r);
 	xp_shape_fix_omit(r);
 	if (!r->warning[0] && cl->note[0])
@@ -438,7 +377,7 @@ static int setup(struct client *cl, struct xp_err *err)
 	if (cl->run.quota_flows &&
 	    (cl->run.done_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) < 0)
 		return xp_err_sys(err, errno, "eventfd for -n/-k");
-	if (make_workers(cl, err) || open_flows(cl, err) || xp_group_start(&cl->g, err))
+	if (make_workers(cl, err) || xp_cl_open_flows(cl, err) || xp_group_start(&cl->g, err))
 		return -1;
 	return 0;
 }
@@ -487,9 +426,12 @@ static void past_deadline(const struct client *cl, int set_up, struct xp_err *er
 
 	snprintf(why, sizeof(why), "%s", err->msg);
 	if (!set_up)
-		xp_err_set(err, "%s: the test's %u flows were not connected %.1f s after it began "
-			   "(--control-timeout and 5 ms a flow): giving up (%s)", cl->who,
-			   (unsigned)xp_opts_flows_total(cl->o), (double)setup_ns(cl) / XP_NS_PER_SEC, why);
+		xp_err_set(err, "%s: the test and its %u flow%s not set up %.3g s after it began "
+			   "(--control-timeout %.3g s + 5 ms a flow; a round trip longer than "
+			   "that cannot make it): giving up (%s)", cl->who,
+			   (unsigned)xp_opts_flows_total(cl->o), xp_opts_flows_total(cl->o) == 1 ?
+			   " was" : "s were", (double)setup_ns(cl) / XP_NS_PER_SEC,
+			   (double)cl->o->control_timeout / XP_NS_PER_SEC, why);
 	else
 		xp_err_set(err, "%s: the test was not over %.1f s after its flows were connected "
 			   "(-l + --warmup + --omit + --control-timeout): giving up (%s)", cl->who,

@@ -38,6 +38,9 @@ struct client {
 /* A wait of at most cap ms that ends by the deadline (at least 1 ms, so
  * a call past it fails at once rather than blocking). */
 int xp_cl_ms_left(const struct client *cl, int cap);
+/* The data flows opened (client/flows.c), several at once, and given to
+ * the workers.  0, or -1: err says how many were not opened and why. */
+int xp_cl_open_flows(struct client *cl, struct xp_err *err);
 /* --warmup (RR tests), then 0 as xp_cl_wait_duration; 0 without one. */
 int xp_cl_warm_up(struct client *cl, struct xp_client_result *r, struct xp_err *err);
 /* The test duration, with an interval report at each boundary.  0:

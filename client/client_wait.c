@@ -18,7 +18,11 @@
 int xp_cl_ms_left(const struct client *cl, int cap)
 {
 	uint64_t now = xp_now_ns();
-	uint64_t left = cl->deadline > now ? (cl->deadline - now) / XP_NS_PER_MS : 0;
+	/* rounded up: a wait that ends by the deadline ends at it, not a
+	 * fraction of a millisecond before, so that its failure is told as
+	 * the deadline's (client.c: past_deadline) */
+	uint64_t left = cl->deadline > now ? (cl->deadline - now + XP_NS_PER_MS - 1) / XP_NS_PER_MS
+					   : 0;
 
 	return left < (uint64_t)cap ? (int)(left ? left : 1) : cap;
 }
@@ -101,8 +105,7 @@ void xp_cl_join_workers(struct client *cl, int beating)
 			queued = q;
 			cl->live.last_rx = now;
 		}
-		if (now >= cl->deadline ||
-		    (cl->live.dead_ns && now - cl->live.last_rx > cl->live.dead_ns))
+		if (now >= cl->deadline || xp_live_peer_dead(&cl->live, now))
 			xp_group_cmd(&cl->g, XP_CMD_ABORT);
 	}
 }

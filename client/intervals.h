@@ -28,6 +28,14 @@ struct xp_interval {
 	uint32_t nflows;
 	uint32_t late;          /* workers that did not answer in time: their
 				 * counts show in the next interval */
+	/* the server's interval of the same index (its INTERVAL message),
+	 * its times from the same origin on the client's clock */
+	struct {
+		int have;
+		double start, end;
+		uint64_t bytes_sent, bytes_received, transactions;
+		uint64_t datagrams_sent, datagrams_received, lost;
+	} server;
 };
 
 struct xp_iv_state;

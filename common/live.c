@@ -4,6 +4,9 @@
 
 #include <poll.h>
 #include <string.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
 
 #include "common/clock.h"
 #include "common/ctl.h"
@@ -25,6 +28,31 @@ void xp_live_init(struct xp_live *l, int fd, const char *peer, uint64_t send_ms,
 	l->last_rx = now;
 }
 
+/* A lossy path delays a live peer's heartbeats behind TCP's backed-off
+ * retransmissions (20 % loss at a 300 ms round trip: three losses of one
+ * segment in a row are 7 s).  So silence past dead_ns is the peer's only
+ * if the path is clean (our own segments never needed retransmitting)
+ * or the peer's kernel stopped acknowledging ours too (cut off, or gone);
+ * a lossy path still carrying our acknowledgments gets up to LOSSY times
+ * as long. */
+#define LOSSY 6
+
+int xp_live_peer_dead(const struct xp_live *l, uint64_t now)
+{
+	uint64_t quiet = now > l->last_rx ? now - l->last_rx : 0;
+	struct tcp_info ti;
+	socklen_t n = sizeof(ti);
+
+	if (!l->dead_ns || quiet <= l->dead_ns)
+		return 0;
+	if (quiet > l->dead_ns * LOSSY)
+		return 1;
+	memset(&ti, 0, sizeof(ti));
+	if (getsockopt(l->fd, IPPROTO_TCP, TCP_INFO, &ti, &n) || !ti.tcpi_total_retrans)
+		return 1;
+	return (uint64_t)ti.tcpi_last_ack_recv * XP_NS_PER_MS > l->dead_ns;
+}
+
 int xp_live_tick(struct xp_live *l, struct xp_err *err)
 {
 	uint64_t now = xp_now_ns();
@@ -37,7 +65,7 @@ int xp_live_tick(struct xp_live *l, struct xp_err *err)
 			return -1;
 		l->next_tx = now + l->every_ns;
 	}
-	if (l->dead_ns && now - l->last_rx > l->dead_ns)
+	if (xp_live_peer_dead(l, now))
 		return xp_err_set(err, "%s silent for %.0f s (no heartbeat): frozen, gone "
 				  "or cut off", l->peer,
 				  (double)(now - l->last_rx) / XP_NS_PER_SEC);

@@ -30,6 +30,10 @@ void xp_live_init(struct xp_live *l, int fd, const char *peer, uint64_t send_ms,
  * -1: "client 10.0.0.3:41234 silent for 5 s (no heartbeat): frozen, gone
  * or cut off". */
 int xp_live_tick(struct xp_live *l, struct xp_err *err);
+/* 1 if the peer is to be given up at now: silent past dead_ns, and the
+ * path is clean or our own segments go unacknowledged too (a lossy path
+ * that still acknowledges them gets up to six times as long). */
+int xp_live_peer_dead(const struct xp_live *l, uint64_t now);
 /* Milliseconds one may sleep before xp_live_tick is due again (at most
  * cap_ms, at least 1). */
 int xp_live_sleep_ms(const struct xp_live *l, int cap_ms);

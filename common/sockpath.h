@@ -51,5 +51,9 @@ void xp_sock_cc(int fd, char *buf, size_t len);
 int xp_sock_is_mptcp(int fd);
 /* 1 if its SYN carried data that the other end took (TCP Fast Open). */
 int xp_sock_syn_data(int fd);
+/* A TCP connection's smoothed round trip plus four times its variation
+ * (the kernel's view, in ns: about its retransmission timeout without
+ * the floor); 0 when unknown. */
+uint64_t xp_sock_rtt_bound_ns(int fd);
 
 #endif

@@ -16,6 +16,7 @@
 #include <sys/signalfd.h>
 #include <unistd.h>
 
+#include "client/report/report.h"
 #include "common/exitcodes.h"
 #include "common/json.h"
 #include "lab/between.h"
@@ -213,6 +214,31 @@ static int cleanup(struct lab *l)
 	return rc ? XP_EXIT_FAIL : XP_EXIT_OK;
 }
 
+/* --client-json: the measurement's own client document, or its error. */
+static void client_json(const struct lab *l, const struct xp_opts *o,
+			const struct xp_lab_row *row, int multi,
+			const struct xp_client_result *r, const char *error)
+{
+	char path[4096];
+	FILE *f;
+
+	if (!l->c.a.client_json)
+		return;
+	snprintf(path, sizeof(path), "%s/%s-%s%s.json", l->c.a.client_json, row->topology,
+		 xp_test_name(o->test), multi ? "-multi" : "");
+	f = fopen(path, "w");
+	if (!f) {
+		fprintf(stderr, "xperf lab: --client-json: %s: %s\n", path, strerror(errno));
+		return;
+	}
+	if (error)
+		xp_report_json_error(f, o, error);
+	else
+		xp_report_json(f, o, r);
+	if (fclose(f))
+		fprintf(stderr, "xperf lab: --client-json: %s: %s\n", path, strerror(errno));
+}
+
 /* One measurement into row; 0, or -1 with row marked failed. */
 static int measure(struct lab *l, const struct xp_opts *o, const struct xp_lab_where *w,
 		   struct xp_lab_row *row, int multi)
@@ -230,8 +256,14 @@ static int measure(struct lab *l, const struct xp_opts *o, const struct xp_lab_w
 		row->status = XP_ROW_FAILED;
 		snprintf(row->msg, sizeof(row->msg), "%s", err.msg);
 		l->rep.interrupted |= interrupted;
+		client_json(l, o, row, multi, NULL, err.msg);
+		if (l->line) { /* what the path did to a test that failed */
+			xp_wan_line_read(l->line, &after);
+			xp_lab_row_line(row, &l->rep.ceiling, &after, &before, 0);
+		}
 		return -1;
 	}
+	client_json(l, o, row, multi, &r, NULL);
 	xp_lab_row_fill(row, &r, multi);
 	if (l->line) {
 		xp_wan_line_read(l->line, &after);

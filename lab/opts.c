@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "common/clock.h"
 #include "common/cpu.h"
 #include "common/units.h"
 #include "lab/dev.h"
@@ -203,12 +204,12 @@ static int tests(struct xp_lab_cfg *c, size_t *used, struct xp_err *err)
 		if (o->server || o->client)
 			return xp_err_set(err, "%s does not apply: the lab runs its own server "
 					  "and client", o->server ? "-s" : "-c");
-		if (o->interval || o->json_stream || o->slo || o->histogram || o->sweep.n ||
-		    o->csv || o->plot || o->logfile || o->format)
-			return xp_err_set(err, "-i, --json-stream, --slo, --histogram, --sweep, "
-					  "--csv, --logfile, -f and the test's --plot are not "
-					  "supported by xperf lab (its report is the comparison "
-					  "table; lab --plot draws it)");
+		if ((o->interval && !c->a.client_json) || o->json_stream || o->slo ||
+		    o->histogram || o->sweep.n || o->csv || o->plot || o->logfile || o->format)
+			return xp_err_set(err, "-i (but with --client-json), --json-stream, --slo, "
+					  "--histogram, --sweep, --csv, --logfile, -f and the "
+					  "test's --plot are not supported by xperf lab (its report "
+					  "is the comparison table; lab --plot draws it)");
 	}
 	c->ntests = n;
 	return n < 0 ? -1 : 0;
@@ -245,6 +246,25 @@ static int sysctls(struct xp_lab_cfg *c, struct xp_err *err)
 	return 0;
 }
 
+/* --spare-tcp and --cut-after: what only the delay line does (it is
+ * chosen for them where auto would take netem). */
+static int line_only(struct xp_lab_cfg *c, struct xp_err *err)
+{
+	struct xp_wan *w = &c->knobs.wan;
+	const char *opt = c->a.spare_tcp ? "--spare-tcp" : "--cut-after";
+
+	if (!c->a.spare_tcp && !c->a.cut_after)
+		return 0;
+	if (w->with == XP_WAN_NETEM)
+		return xp_err_set(err, "%s: only xperf's delay line does this, not netem "
+				  "(--impair-with line or auto)", opt);
+	w->on = 1;
+	w->with = XP_WAN_LINE;
+	w->cut_ns = c->a.cut_after * XP_NS_PER_MS;
+	w->d[XP_WAN_C2S].spare_tcp = w->d[XP_WAN_S2C].spare_tcp = c->a.spare_tcp;
+	return 0;
+}
+
 /* The impairment, the topologies it fits and the delay line's CPU. */
 static int wan(struct xp_lab_cfg *c, struct xp_err *err)
 {
@@ -254,7 +274,7 @@ static int wan(struct xp_lab_cfg *c, struct xp_err *err)
 	int cpus[XP_CPUS_MAX], n = xp_cpu_allowed(cpus, XP_CPUS_MAX), i;
 	uint64_t cpu;
 
-	if (xp_wan_parse(&c->knobs.wan, &w, err))
+	if (xp_wan_parse(&c->knobs.wan, &w, err) || line_only(c, err))
 		return -1;
 	for (i = 0; c->knobs.wan.on && i < c->ntopo; i++)
 		if (strcmp(c->topo[i]->name, "veth"))

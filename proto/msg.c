@@ -72,6 +72,8 @@ static const struct field_desc setup_fields[] = {
 	U64(51, setup.quota),
 	U64(52, setup.omit_ms),
 	U64(70, setup.heartbeat_ms),
+	U64(71, setup.interval_ms),
+	U64(72, setup.interval_origin_ms),
 };
 
 static const struct field_desc setup_ok_fields[] = {
@@ -108,6 +110,18 @@ static const struct field_desc agent_data_fields[] = {
 static const struct field_desc agent_end_fields[] = {
 	U64(1, agent_end.status),
 	STR(2, agent_end.error),
+};
+
+static const struct field_desc interval_fields[] = {
+	U64(1, interval.index),
+	U64(2, interval.start_us),
+	U64(3, interval.end_us),
+	U64(4, interval.bytes_sent),
+	U64(5, interval.bytes_received),
+	U64(6, interval.transactions),
+	U64(7, interval.datagrams_sent),
+	U64(8, interval.datagrams_received),
+	U64(9, interval.lost),
 };
 
 static const struct field_desc stop_fields[] = {
@@ -171,6 +185,7 @@ static const struct msg_desc msg_descs[] = {
 	[XP_MSG_FLOW] = TABLE("FLOW", flow_fields),
 	[XP_MSG_MEASURE] = { "MEASURE", NULL, 0 },
 	[XP_MSG_DONE] = { "DONE", NULL, 0 },
+	[XP_MSG_INTERVAL] = TABLE("INTERVAL", interval_fields),
 	[XP_MSG_HEARTBEAT] = { "HEARTBEAT", NULL, 0 },
 	[XP_MSG_AUTH_HELLO] = TABLE("AUTH_HELLO", auth_nonce_fields),
 	[XP_MSG_AUTH_CHALLENGE] = TABLE("AUTH_CHALLENGE", auth_nonce_fields),

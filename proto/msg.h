@@ -36,6 +36,7 @@ enum xp_msg_type {
 	XP_MSG_FLOW = 8,     /* server -> client, before RESULT: one flow's result */
 	XP_MSG_MEASURE = 9,  /* client -> server: --omit is over, count from now */
 	XP_MSG_DONE = 10,    /* server -> client: its senders sent all of -n/-k */
+	XP_MSG_INTERVAL = 11, /* server -> client, before the FLOWs: one of its intervals */
 	/* 11..19 are left for other additions */
 	XP_MSG_HEARTBEAT = 20,      /* either way, during the test: still alive */
 	XP_MSG_AUTH_HELLO = 21,     /* client -> server, first: client nonce */
@@ -93,6 +94,9 @@ struct xp_msg_setup {
 	uint64_t quota;       /* -n/-k: units each direction sends in all, 0: none */
 	uint64_t omit_ms;     /* --omit: MEASURE will come; UDP counts by the mark */
 	uint64_t heartbeat_ms; /* the client sends HEARTBEAT this often in the test, 0 never */
+	uint64_t interval_ms;  /* -i: the server reports its own intervals (INTERVAL), 0 none */
+	uint64_t interval_origin_ms; /* ... from this long after GO reaches the client
+				      * (its warm-up or --omit) */
 };
 
 #define XP_SETUP_F_SPIN 1u     /* workers poll instead of sleeping */
@@ -146,6 +150,16 @@ struct xp_msg_stop {
 	uint64_t datagrams_sent; /* UDP: what the client sent, for loss */
 };
 
+/* One of the server's -i intervals: its counts between two of its
+ * snapshots, times from the interval origin as the server places it on
+ * the client's clock (GO's arrival there, by half the round trip, plus
+ * interval_origin_ms). */
+struct xp_msg_interval {
+	uint64_t index, start_us, end_us;
+	uint64_t bytes_sent, bytes_received, transactions;
+	uint64_t datagrams_sent, datagrams_received, lost;
+};
+
 struct xp_msg_error {
 	uint64_t code;
 	char text[XP_MSG_STR_MAX + 1];
@@ -158,6 +172,7 @@ struct xp_msg {
 		struct xp_msg_setup setup;
 		struct xp_msg_setup_ok setup_ok;
 		struct xp_msg_stop stop;
+		struct xp_msg_interval interval;
 		struct xp_side_result result; /* proto/result.h */
 		struct xp_msg_error error;
 		struct xp_flow_result flow;   /* one flow's counters and TCP_INFO */

@@ -120,6 +120,7 @@ static struct xp_session *new_session(struct xp_server *s, struct xp_pending *p,
 		return session_fail(s, ss, "getrandom");
 	ss->ctl_fd = p->fd;
 	ss->data_lfd = -1;
+	ss->hello_ep = -1;
 	ss->srv = s;
 	ss->addr = p->addr;
 	ss->cfg = &s->cfg;

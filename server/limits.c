@@ -112,7 +112,9 @@ static int check_numbers(const struct xp_server_cfg *c, const struct xp_msg_setu
 	    xp_check_range(p->burst, 0, 1024, "burst", err) ||
 	    xp_check_range(p->pace_burst, 0, 1024, "pace_burst", err) ||
 	    xp_check_range(p->rate_bps, 0, 1000000000000ull, "rate_bps", err) ||
-	    xp_check_range(p->omit_ms, 0, 86400000, "omit_ms", err))
+	    xp_check_range(p->omit_ms, 0, 86400000, "omit_ms", err) ||
+	    xp_check_range(p->interval_ms, 0, 3600000, "interval_ms", err) ||
+	    xp_check_range(p->interval_origin_ms, 0, 86400000, "interval_origin_ms", err))
 		return -1;
 	if (p->sndbuf > (1u << 30) || p->rcvbuf > (1u << 30) || p->rcvlowat > (1u << 30))
 		return xp_err_set(err, "socket buffer or receive low-water mark above 1 GiB");

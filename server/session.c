@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -19,6 +21,7 @@
 #include "common/sockpath.h"
 #include "common/units.h"
 #include "common/engine/pace.h"
+#include "proto/hello.h"
 
 #define REGISTER_WAIT_MS 10000
 #define MAIL_BYTES 8 /* a descriptor and a flow index (common/engine/mailbox.c) */
@@ -192,6 +195,54 @@ static int open_data_listener(struct xp_session *s, struct xp_err *err)
 	return xp_addr_port(&a);
 }
 
+/* UDP tests: until READY a flow's socket waits in its worker's mailbox
+ * with no thread to read it.  A client whose confirm's echo was lost (a
+ * lossy path) repeats its confirm, which reaches that socket (connected
+ * to it), so the session echoes those itself until READY: the client
+ * sends nothing else on them before it, and READY only once every flow's
+ * handshake is done. */
+static void echo_confirms(struct xp_session *s)
+{
+	struct epoll_event ev[64];
+	int n = epoll_wait(s->hello_ep, ev, 64, 0), i, k;
+
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < 8; k++) {
+			uint8_t b[64];
+			uint64_t cookie;
+			ssize_t r = recv(ev[i].data.fd, b, sizeof(b), MSG_DONTWAIT);
+
+			if (r < 0 && errno != ECONNREFUSED)
+				break;
+			if (r > 0 && !xp_udp_confirm_decode(b, (size_t)r, &cookie, NULL, NULL) &&
+			    cookie == s->cookie &&
+			    send(ev[i].data.fd, b, (size_t)r, MSG_DONTWAIT) < 0) {
+				/* as any datagram: the client repeats it */
+			}
+		}
+	}
+}
+
+/* READY, the flows' repeated confirms answered meanwhile (UDP tests). */
+static int wait_ready(struct xp_session *s, struct xp_msg *m, struct xp_err *err)
+{
+	uint64_t end = xp_now_ns() + (uint64_t)idle_ms(s) * XP_NS_PER_MS;
+	struct pollfd p[2] = { { .fd = s->ctl_fd, .events = POLLIN },
+			       { .fd = s->hello_ep, .events = POLLIN } };
+
+	while (s->hello_ep >= 0) {
+		uint64_t now = xp_now_ns();
+		int rc = poll(p, 2, now < end ? (int)((end - now) / XP_NS_PER_MS) + 1 : 0);
+
+		if (rc > 0 && p[1].revents)
+			echo_confirms(s);
+		if (rc == 0 || (rc > 0 && p[0].revents) || (rc < 0 && errno != EINTR))
+			break;
+	}
+	return xp_ctl_expect(s->ctl_fd, m, XP_MSG_READY, xp_now_ns() < end ?
+			     (int)((end - xp_now_ns()) / XP_NS_PER_MS) + 1 : 1, "client", err);
+}
+
 /* Setup: the SETUP was admitted; workers made, SETUP_OK out, flows in,
  * READY in, worker threads started. */
 static int setup(struct xp_session *s, struct xp_err *err)
@@ -205,6 +256,11 @@ static int setup(struct xp_session *s, struct xp_err *err)
 	port = open_data_listener(s, err);
 	if (port < 0)
 		return -2;
+	if (xp_test(s->run.test)->udp && xp_test(s->run.test)->persistent &&
+	    (s->hello_ep = epoll_create1(EPOLL_CLOEXEC)) < 0) {
+		xp_err_sys(err, errno, "epoll for the UDP flows' handshakes");
+		return -2;
+	}
 	atomic_store(&s->ready, 1);
 	memset(&m, 0, sizeof(m));
 	m.u.setup_ok.data_port = (uint64_t)port;
@@ -215,7 +271,7 @@ static int setup(struct xp_session *s, struct xp_err *err)
 	m.u.setup_ok.padded_hello = 1;
 	xp_group_cpus(&s->group, 0, m.u.setup_ok.cpus, sizeof(m.u.setup_ok.cpus));
 	if (send_msg(s, &m, err) ||
-	    xp_ctl_expect(s->ctl_fd, &m, XP_MSG_READY, idle_ms(s), "client", err))
+	    wait_ready(s, &m, err))
 		return -1;
 	if (xp_group_start(&s->group, err))
 		return -2;
@@ -263,12 +319,16 @@ static int run(struct xp_session *s, struct xp_err *err)
 	xp_live_init(&live, s->ctl_fd, "client", s->setup.heartbeat_ms ? XP_HEARTBEAT_MS : 0,
 		     s->setup.heartbeat_ms);
 	xp_group_cmd(&s->group, XP_CMD_GO);
+	xp_session_iv_start(s, xp_now_ns());
 	if (xp_session_wait_stop(s, &a, &live, err))
 		return -1;
+	xp_session_iv_end(s, xp_now_ns());
+	/* the STOP may have overtaken the client's last datagrams */
+	s->run.drain_grace_ns = xp_sock_rtt_bound_ns(s->ctl_fd);
 	xp_group_cmd(&s->group, XP_CMD_STOP);
 	join_beating(s, &live);
 	xp_cpu_snap(&b);
-	if (send_flows(s, err))
+	if (xp_session_iv_send(s, err) || send_flows(s, err))
 		return -1;
 	memset(&m, 0, sizeof(m));
 	m.type = XP_MSG_RESULT;
@@ -337,8 +397,11 @@ void xp_session_destroy(struct xp_session *s)
 		close(s->run.done_fd);
 	if (s->data_lfd >= 0)
 		close(s->data_lfd); /* this closes its epoll entry too */
+	if (s->hello_ep >= 0)
+		close(s->hello_ep);
 	free(s->agent);
 	free(s->seen);
+	xp_session_iv_free(s);
 	close(s->ctl_fd);
 	free(s);
 }

@@ -25,11 +25,26 @@ struct xp_cost {
 	uint64_t mem, flows, fds, threads, spin;
 };
 
+/* The server's own -i intervals (server/session_iv.c). */
+struct xp_session_iv {
+	uint64_t every_ns;      /* 0: none (not asked, or over) */
+	uint64_t origin_ns;     /* the client's interval origin, on our clock */
+	uint64_t next_ns, last_ns;
+	int started;            /* the baseline at the origin was taken */
+	struct xp_counters prev; /* the sum at the last boundary */
+	struct xp_counters *wc; /* each worker's last snapshot */
+	struct xp_msg_interval *v;
+	uint32_t n, cap;
+};
+
 struct xp_session {
 	uint64_t cookie;
 	uint8_t udp_key[XP_AUTH_NONCE_LEN]; /* keys this test's UDP challenges */
 	int ctl_fd;
 	int data_lfd;        /* the test's own TCP data listener, or -1 */
+	int hello_ep;        /* UDP tests until READY: an epoll of the flows'
+			      * sockets, whose repeated confirms the session
+			      * echoes (server/session.c); or -1 */
 	struct xp_server *srv;
 	struct xp_addr addr; /* the control connection's peer */
 	char peer[80];
@@ -45,6 +60,7 @@ struct xp_session {
 	uint8_t *seen; /* accept loop only: persistent flows already routed */
 	int ok;        /* the test completed and RESULT was sent */
 	struct xp_msg_agent_run *agent; /* an agent's run instead of a test */
+	struct xp_session_iv iv;       /* -i: the server's intervals */
 };
 
 /* The accept loop admitted the SETUP in s->setup: run the test in a
@@ -60,6 +76,18 @@ int xp_session_check_shape(const struct xp_msg_setup *p, struct xp_err *err);
 struct xp_cpu_snap;
 int xp_session_wait_stop(struct xp_session *s, struct xp_cpu_snap *a, struct xp_live *live,
 			 struct xp_err *err);
+/* -i (server/session_iv.c): start at GO (t_go, xp_now_ns time), the
+ * next boundary (UINT64_MAX: none), a boundary passed at now, STOP at
+ * now, the INTERVAL messages after STOP; free. */
+void xp_session_iv_start(struct xp_session *s, uint64_t t_go);
+uint64_t xp_session_iv_due(const struct xp_session *s);
+void xp_session_iv_tick(struct xp_session *s, uint64_t now);
+/* --omit over (MEASURE): the workers count from 0 again. */
+void xp_session_iv_rebase(struct xp_session *s);
+void xp_session_iv_end(struct xp_session *s, uint64_t now);
+int xp_session_iv_send(struct xp_session *s, struct xp_err *err);
+void xp_session_iv_free(struct xp_session *s);
+
 /* After the thread has ended: join, destroy workers, close, free. */
 void xp_session_destroy(struct xp_session *s);
 /* Accept loop: abort a running session (server shutting down). */

@@ -49,6 +49,7 @@ static void measure(struct xp_session *s)
 		xp_worker_measure(&s->group.w[i]);
 	for (i = 0; i < s->group.n; i++)
 		xp_worker_await(&s->group.w[i], xp_worker_measured, 0, deadline);
+	xp_session_iv_rebase(s); /* their counters start again from 0 */
 }
 
 static int send_done(struct xp_session *s, struct xp_err *err)
@@ -97,9 +98,13 @@ int xp_session_wait_stop(struct xp_session *s, struct xp_cpu_snap *a, struct xp_
 	int rc = 0;
 
 	while (rc == 0) {
-		uint64_t now = xp_now_ns();
+		uint64_t now = xp_now_ns(), due;
 		int ms = now < deadline ? (int)((deadline - now) / XP_NS_PER_MS) + 1 : 0;
 		int k;
+
+		xp_session_iv_tick(s, now);
+		if ((due = xp_session_iv_due(s)) < deadline) /* the next -i boundary */
+			ms = now < due ? (int)((due - now + XP_NS_PER_MS - 1) / XP_NS_PER_MS) : 0;
 
 		if (now >= deadline)
 			return xp_err_set(err, "client: no STOP within %llu ms of GO",

@@ -3,7 +3,9 @@
  * it watches (one epoll set), the connections pending their first message,
  * the sessions, and the routing of a data connection to its session's
  * worker.  Called from the loop's thread only (server/server_int.h). */
+#include <errno.h>
 #include <stdatomic.h>
+#include <string.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -71,6 +73,15 @@ int xp_srv_route(struct xp_server *s, int fd, int type, uint64_t cookie, uint32_
 		xp_ratelog(s->cfg.log, rl, "%s: flow %u repeated, or before the test, "
 			   "closed", peer, idx);
 		return -1;
+	}
+	if (type == SOCK_DGRAM && ss->hello_ep >= 0 && !atomic_load(&ss->running)) {
+		/* until READY no worker reads it: the session echoes confirms */
+		struct epoll_event ev = { .events = EPOLLIN, .data.fd = fd };
+
+		if (epoll_ctl(ss->hello_ep, EPOLL_CTL_ADD, fd, &ev))
+			xp_ratelog(s->cfg.log, rl, "%s: flow %u: its repeated confirms go "
+				   "unanswered until the test starts (epoll: %s)", peer, idx,
+				   strerror(errno));
 	}
 	if (xp_worker_mail(&ss->group.w[idx % (uint32_t)ss->group.n], fd, idx)) {
 		xp_log(s->cfg.log, "%s: worker mailbox full, connection closed", peer);

@@ -15,7 +15,7 @@
 static const uint16_t all_types[] = {
 	XP_MSG_SETUP, XP_MSG_SETUP_OK, XP_MSG_READY, XP_MSG_GO,
 	XP_MSG_STOP,  XP_MSG_RESULT,   XP_MSG_ERROR, XP_MSG_FLOW,
-	XP_MSG_MEASURE, XP_MSG_DONE, XP_MSG_HEARTBEAT,
+	XP_MSG_MEASURE, XP_MSG_DONE, XP_MSG_INTERVAL, XP_MSG_HEARTBEAT,
 	XP_MSG_AUTH_HELLO, XP_MSG_AUTH_CHALLENGE, XP_MSG_AUTH_RESPONSE, XP_MSG_AUTH_OK,
 };
 #define NTYPES (sizeof(all_types) / sizeof(all_types[0]))
@@ -104,6 +104,8 @@ static void fill_setup(struct xp_msg_setup *s)
 	s->omit_ms = 0x7777777777777777ull;
 	fill_str(s->cpus, XP_MSG_STR_MAX, 1);
 	s->heartbeat_ms = 0x6666666666666666ull;
+	s->interval_ms = 0x1234567812345678ull;
+	s->interval_origin_ms = 0x8765432187654321ull;
 }
 
 /* Every number of the side result (proto/result.def), each distinct. */
@@ -155,6 +157,13 @@ static void fill_msg(struct xp_msg *m, uint16_t type)
 	case XP_MSG_STOP:
 		m->u.stop.datagrams_sent = UINT64_MAX;
 		break;
+	case XP_MSG_INTERVAL: {
+		uint64_t *v = &m->u.interval.index;
+
+		for (size_t i = 0; i < sizeof(m->u.interval) / sizeof(*v); i++)
+			v[i] = UINT64_MAX - i;
+		break;
+	}
 	case XP_MSG_RESULT:
 		fill_result(&m->u.result);
 		break;
@@ -624,8 +633,8 @@ START_TEST(test_reject_unknown_type)
 {
 	uint8_t buf[XP_MSG_HDR_LEN];
 
-	put_hdr(buf, XP_PROTO_VERSION, 11, 0);
-	expect_reject(buf, sizeof(buf), "unknown type 11");
+	put_hdr(buf, XP_PROTO_VERSION, 12, 0);
+	expect_reject(buf, sizeof(buf), "unknown type 12");
 	put_hdr(buf, XP_PROTO_VERSION, 0, 0);
 	expect_reject(buf, sizeof(buf), "unknown type 0");
 	put_hdr(buf, XP_PROTO_VERSION, 0xffff, 0);

@@ -92,13 +92,17 @@ for i, row in enumerate(r):
 
 # UDP: loss, reordering and duplicates counted alike at both ends.  With
 # --reorder the client's STOP (a frame of the control connection) may
-# itself be sent ahead of datagrams still held (a 2 % chance): the server
-# then stops counting before they arrive and counts them lost.  Such a run
-# is told apart by the counts and repeated once with another seed.
+# itself be sent ahead of datagrams still held: the receiver counts on for
+# the control connection's round trip after STOP before it judges its
+# socket quiet (common/engine/udp.c), so they are counted all the same.
+# The receiver's socket holds 4 MiB (-w 4M): with the default 208 KiB a
+# receiver that a busy machine keeps off its CPU for a tenth of a second
+# loses datagrams in its own socket, which the line forwarded (seen:
+# receiver lost 184, line dropped 40; the same run with -w 4M: 32 and 32).
 udp_check() { # NAME GSO
 	py "$1" "
 u = r[0]['udp']
-print('wan: UDP_STREAM ($2, seed $3), 1 %% loss, 2 %% reorder, 0.5 %% duplicate: receiver sent %d, lost %d, out of order %d, duplicates %d'
+print('wan: UDP_STREAM ($2), 1 %% loss, 2 %% reorder, 0.5 %% duplicate: receiver sent %d, lost %d, out of order %d, duplicates %d'
       % (u['sent'], u['lost'], u['out_of_order'], u['duplicates']))
 # per datagram without GSO (about 50 +- 7 of 5000); with it a lost frame
 # is a batch of them, too few frames to bound the count so
@@ -111,23 +115,14 @@ if l:
           % (c['udp'], c['udp_dropped'], c['udp_late'], c['udp_duplicated'], c['reordered'], c['tx_errors'], c['rx_drops']))
     assert c['udp'] == u['sent'], (c['udp'], u)
     assert c['tx_errors'] == 0 and c['rx_drops'] == 0, c
-    if (u['lost'], u['out_of_order'], u['duplicates']) != (c['udp_dropped'], c['udp_late'], c['udp_duplicated']):
-        assert u['lost'] > c['udp_dropped'], (u, c)  # not the STOP overtaking: a real mismatch
-        print('wan:   the receiver stopped before %d datagrams arrived' % (u['lost'] - c['udp_dropped']))
-        sys.exit(3)
-"
+    assert (u['lost'], u['out_of_order'], u['duplicates']) == (c['udp_dropped'], c['udp_late'], c['udp_duplicated']), (u, c)
+" || fail "udp-$2: the receiver's counts against the delay line's"
 }
 for gso in gso no-gso; do
-	for seed in 1 2; do
-		lab "udp-$gso-$seed" --delay 5 --loss 1/0 --reorder 2/0 --duplicate 0.5/0 \
-			--seed $seed -t UDP_STREAM -b 20M -m 1000 -l 2 --multi 0 --line-calibrate 0 \
-			$([ $gso = gso ] || echo --no-gso)
-		udp_check "udp-$gso-$seed" $gso $seed
-		st=$?
-		[ "$st" = 0 ] && break
-		[ "$st" = 3 ] && [ "$seed" = 1 ] && continue
-		fail "udp-$gso: the receiver's counts against the delay line's"
-	done
+	lab "udp-$gso" --delay 5 --loss 1/0 --reorder 2/0 --duplicate 0.5/0 \
+		-t UDP_STREAM -b 20M -m 1000 -w 4M -l 2 --multi 0 --line-calibrate 0 \
+		$([ $gso = gso ] || echo --no-gso)
+	udp_check "udp-$gso" $gso
 done
 
 # A 100 Mbit/s bottleneck, 10 ms round trips, a window of 512 KiB (the BDP

@@ -65,6 +65,23 @@ void xp_report_interval_human(FILE *f, const struct xp_opts *o, const struct xp_
 			(unsigned long long)iv->flows[i].retrans);
 }
 
+/* The server's interval of the same index, when it sent one. */
+static void json_server(struct xp_json *j, const struct xp_interval *iv)
+{
+	if (!iv->server.have)
+		return;
+	xp_json_obj_open(j, "server");
+	xp_json_dbl(j, "start_s", iv->server.start);
+	xp_json_dbl(j, "end_s", iv->server.end);
+	xp_json_u64(j, "bytes_sent", iv->server.bytes_sent);
+	xp_json_u64(j, "bytes_received", iv->server.bytes_received);
+	xp_json_u64(j, "transactions", iv->server.transactions);
+	xp_json_u64(j, "packets_sent", iv->server.datagrams_sent);
+	xp_json_u64(j, "packets_received", iv->server.datagrams_received);
+	xp_json_u64(j, "packets_lost", iv->server.lost);
+	xp_json_obj_close(j);
+}
+
 void xp_json_interval(struct xp_json *j, const char *key, const struct xp_interval *iv,
 		      int test)
 {
@@ -106,5 +123,6 @@ void xp_json_interval(struct xp_json *j, const char *key, const struct xp_interv
 	if (xp_test(test)->udp && xp_test(test)->bulk)
 		json_jitter(j, iv->jitter_ms);
 	xp_json_obj_close(j);
+	json_server(j, iv);
 	xp_json_obj_close(j);
 }

@@ -339,6 +339,7 @@ static void json_rr(struct xp_json *j, const struct xp_opts *o, const struct xp_
 	xp_json_u64(j, "transactions", r->local.c.transactions);
 	xp_json_dbl(j, "transactions_per_second", per_sec(r->local.c.transactions, r->local.active_ns));
 	xp_json_u64(j, "server_transactions", r->remote.c.transactions);
+	xp_json_u64(j, "after_stop_transactions", r->local.c.late_transactions);
 	xp_json_dbl(j, "warmup_s", secs(r->warmup_ns));
 	xp_json_u64(j, "warmup_transactions", r->warm.transactions);
 	xp_json_str_val(j, "latency_kind", "round_trip");

@@ -112,9 +112,13 @@ static void cli_wait_rsp(struct xp_flow *f, uint32_t events)
 		if (cs(f)->rxoff < rsp)
 			return;
 		w->now = xp_now_ns();
-		xp_hist_add(w->hist, w->now - cs(f)->t0);
-		f->trans++;
-		w->c.transactions++;
+		if (!w->stopping) { /* completed in the window (rr.c) */
+			xp_hist_add(w->hist, w->now - cs(f)->t0);
+			f->trans++;
+			w->c.transactions++;
+		} else {
+			w->c.late_transactions++;
+		}
 		xp_flow_note(w, f->fd);
 		if (w->run->fastopen && xp_sock_syn_data(f->fd))
 			w->c.fastopen_syn_data++;

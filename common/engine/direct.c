@@ -49,6 +49,8 @@ static int bulk_direct_ok(const struct xp_worker *w, const struct xp_flow *f)
 	       xp_window_bounded(w->run->so.sndbuf, w->run->so.rcvbuf);
 }
 
+#define DIRECT_TICK_NS (10 * XP_NS_PER_MS) /* as worker.c's TICK_MS */
+
 int xp_direct_ok(const struct xp_worker *w)
 {
 	const struct xp_run *r = w->run;
@@ -65,9 +67,13 @@ void xp_direct_loop(struct xp_worker *w)
 {
 	struct xp_flow *f = w->live[0];
 	/* UDP has no end of stream to wake a server at the end, and a client
-	 * must see its request time out: both wait at most --rr-timeout */
+	 * must see its request time out: it waits at most a tick (as epoll's
+	 * loop does) before it looks at the time, not --rr-timeout itself: a
+	 * receive timeout rounded down to the kernel's tick would let a
+	 * request outlive its timeout by as much again */
 	int timed = w->t->udp && w->run->role == XP_ROLE_CLIENT;
-	uint64_t wait = w->run->rr_timeout_ns;
+	uint64_t wait = w->run->rr_timeout_ns < DIRECT_TICK_NS ? w->run->rr_timeout_ns
+								 : DIRECT_TICK_NS;
 	struct timeval tv = { (time_t)(wait / XP_NS_PER_SEC),
 			      (suseconds_t)(wait % XP_NS_PER_SEC / 1000) };
 	int fd = f->fd;

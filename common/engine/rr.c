@@ -178,13 +178,19 @@ static void cli_done(struct xp_flow *f)
 	struct xp_worker *w = f->w;
 	uint64_t now = xp_now_ns();
 
-	xp_hist_add(w->hist, now - rs(f)->ring[rs(f)->rhead]);
-	if (w->raw_hist)
-		xp_hist_add(w->raw_hist, now - rs(f)->t0);
+	/* counted if it completed by STOP (the rate's window); one under way
+	 * then completes uncounted, as the server counts what it answered */
+	if (!w->stopping) {
+		xp_hist_add(w->hist, now - rs(f)->ring[rs(f)->rhead]);
+		if (w->raw_hist)
+			xp_hist_add(w->raw_hist, now - rs(f)->t0);
+		f->trans++;
+		w->c.transactions++;
+	} else {
+		w->c.late_transactions++;
+	}
 	rs(f)->rhead = (rs(f)->rhead + 1) % w->run->burst;
 	rs(f)->rcount--;
-	f->trans++;
-	w->c.transactions++;
 	w->now = now;
 	cli_take(f);
 	if (!f->stopping && w->run->sched_ns) {

@@ -45,6 +45,7 @@
 #define MAX_SEGS XP_UDP_BATCH /* datagrams per GSO send or sendmmsg */
 #define GRO_BUF 65536      /* a GRO message holds up to 64 KiB */
 #define CALLS_PER_EVENT 16
+#define DRAIN_GRACE_MAX (3 * XP_NS_PER_SEC) /* the most rx_tick waits for the path */
 
 /* A UDP bulk flow's own state. */
 struct udp_state {
@@ -472,17 +473,21 @@ static void rx_stop(struct xp_flow *f)
 	f->stopping = 1;
 }
 
-/* After STOP, finish once the socket has been quiet for 100 ms (the last
- * datagrams may still be queued), and after 1 s in any case. */
+/* After STOP, count on for the path's round trip (xp_run.drain_grace_ns:
+ * datagrams the STOP overtook are still coming), then finish once the
+ * socket has been quiet for 100 ms (the last datagrams may still be
+ * queued), and 1 s after that grace in any case. */
 static void rx_tick(struct xp_flow *f)
 {
 	struct xp_worker *w = f->w;
+	uint64_t grace = w->run->drain_grace_ns < DRAIN_GRACE_MAX ? w->run->drain_grace_ns
+								      : DRAIN_GRACE_MAX;
 	uint64_t last = w->t_last_rx > w->t_stop ? w->t_last_rx : w->t_stop;
 
-	if (!f->stopping)
+	if (!f->stopping || w->now - w->t_stop < grace)
 		return;
 	if (w->now - last >= 100 * XP_NS_PER_MS ||
-	    w->now - w->t_stop >= XP_NS_PER_SEC) {
+	    w->now - w->t_stop >= grace + XP_NS_PER_SEC) {
 		w->t_end = last;
 		xp_flow_finish(f);
 	}

@@ -5,7 +5,12 @@
  * server's response echoes, so a late answer to a request that already
  * timed out is recognized and ignored; a request with no answer within
  * --rr-timeout counts as lost and the flow goes on.  With --burst N a flow
- * keeps N requests outstanding, each timed on its own. */
+ * keeps N requests outstanding, each timed on its own.  A transaction
+ * counts when its answer came by STOP (the server counts what it
+ * answered: at most --burst more a flow, client/verify.c); a request
+ * still out then is waited for (--rr-timeout) and counts as lost if it
+ * times out, so that every request sent is answered in time, answered
+ * after STOP, or lost, and the loss is unbiased. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -188,14 +193,25 @@ static void rr_io(struct xp_flow *f, uint32_t events)
 		if (i < 0)
 			continue; /* late answer to a timed-out request */
 		w->now = xp_now_ns();
-		xp_hist_add(w->hist, w->now - us(f)->ring[2 * i]);
-		if (w->raw_hist)
-			xp_hist_add(w->raw_hist, w->now - us(f)->t0);
+		if (w->now - us(f)->ring[2 * i] >= w->run->rr_timeout_ns) {
+			/* late all the same (the worker did not run in time to see
+			 * it time out: a busy CPU): lost, as rr_tick would have it */
+			w->c.lost++;
+			rr_release(f, (uint32_t)i);
+			continue;
+		}
 		w->c.datagrams_received++;
 		w->c.bytes_received += (uint64_t)n;
 		f->bytes += (uint64_t)n;
-		w->c.transactions++;
-		f->trans++;
+		if (!w->stopping) { /* answered by STOP: in the window (rr.c) */
+			xp_hist_add(w->hist, w->now - us(f)->ring[2 * i]);
+			if (w->raw_hist)
+				xp_hist_add(w->raw_hist, w->now - us(f)->t0);
+			w->c.transactions++;
+			f->trans++;
+		} else {
+			w->c.late_transactions++;
+		}
 		rr_release(f, (uint32_t)i);
 	}
 }
@@ -255,7 +271,7 @@ static void rr_tick(struct xp_flow *f)
 		if (us(f)->ring[2 * i + 1] == FREE_SLOT ||
 		    w->now - us(f)->ring[2 * i] < w->run->rr_timeout_ns)
 			continue;
-		w->c.lost++;
+		w->c.lost++; /* also one out at STOP: every request sent is judged */
 		rr_release(f, i);
 	}
 }

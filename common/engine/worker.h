@@ -46,6 +46,13 @@ struct xp_run {
 	size_t fill_len;     /* ... (0: the buffer stays zeroed) */
 	int note_mptcp;      /* count the data connections that are MPTCP */
 	uint64_t connect_timeout_ns; /* client TCP_CRR: a connect() taking longer fails */
+	/* UDP receivers after STOP: the control connection's round trip (its
+	 * bound, common/sockpath.h), set before STOP is given to the workers.
+	 * A STOP may arrive ahead of datagrams still on the path (a path that
+	 * reorders, or a slower way for data), by at most the data's one-way
+	 * time: the receivers count on for that long before they judge the
+	 * socket quiet (common/engine/udp.c). */
+	uint64_t drain_grace_ns;
 	_Atomic uint32_t registered; /* server: persistent flows taken in by workers */
 	/* NULL: the test table's engine for test and role; else these
 	 * callbacks (iperf3 tests, common/iperf3/engine.h) */

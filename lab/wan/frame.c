@@ -111,6 +111,7 @@ void xp_wan_frame_read(const uint8_t *p, size_t len, struct xp_wan_frame *f)
 	    elen < l.off + hl)
 		return;
 	f->flow_hash = flow_hash(&l, e + l.off);
+	f->tcp = l.proto == PROTO_TCP;
 	payload = elen - l.off - hl;
 	if (p[1] && gso_size) { /* gso_type set: GSO frame */
 		f->segs = (uint32_t)((payload + gso_size - 1) / gso_size);

@@ -22,6 +22,7 @@ struct xp_wan_frame {
 	uint32_t segs;      /* wire packets (1 unless GSO) */
 	uint32_t wire;      /* their Ethernet frames' bytes (no preamble/FCS) */
 	uint32_t udp;       /* test datagrams (0 unless UDP data) */
+	uint32_t tcp;       /* a TCP segment (1) or not (0) */
 	uint64_t flow_hash; /* 0: not TCP or UDP over IP */
 };
 

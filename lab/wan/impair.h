@@ -37,6 +37,7 @@ struct xp_wan_dir {
 	uint64_t rate_bps;    /* 0: no rate limit */
 	uint64_t limit_bytes; /* frames held at most (given, or derived) */
 	int limit_given;
+	int spare_tcp;        /* --spare-tcp: TCP frames never dropped or copied */
 };
 
 struct xp_wan {
@@ -44,6 +45,8 @@ struct xp_wan {
 	enum xp_wan_with with;
 	struct xp_wan_dir d[XP_WAN_DIRS];
 	uint64_t seed;
+	uint64_t cut_ns;      /* --cut-after: every frame dropped from this long
+			       * after a measurement's mark (0: never) */
 };
 
 /* The option strings, NULL where not given. */

@@ -121,6 +121,7 @@ static void publish(struct xp_wan_line *l)
 
 	if (__atomic_exchange_n(&l->mark, 0, __ATOMIC_RELAXED))
 		for (d = 0; d < XP_WAN_DIRS; d++) {
+			l->pump[d].cut_at = l->wan.cut_ns ? xp_now_ns() + l->wan.cut_ns : 0;
 			l->pump[d].c.slip_max_ns = 0;
 			l->pump[d].c.queue_max_bytes = l->pump[d].ring.held_bytes;
 			l->pump[d].c.queue_max_frames = l->pump[d].ring.held;

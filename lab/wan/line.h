@@ -45,7 +45,8 @@ int xp_wan_line_start(struct xp_wan_line **out, const struct xp_wan_line_cfg *c,
 void xp_wan_line_stop(struct xp_wan_line *l);
 /* A snapshot of the counters. */
 void xp_wan_line_read(struct xp_wan_line *l, struct xp_wan_stats *s);
-/* Reset the high-water marks (at a measurement's start). */
+/* Reset the high-water marks (at a measurement's start); --cut-after
+ * counts from here. */
 void xp_wan_line_mark(struct xp_wan_line *l);
 /* on: forward every frame at once, unimpaired (to measure the line's own
  * ceiling); off: impair again.  Counters go on counting either way. */

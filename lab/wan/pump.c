@@ -99,7 +99,9 @@ static void judge(struct xp_wan_pump *p, uint8_t *buf, uint32_t len, int bypass,
 	p->c.bytes += f.wire;
 	p->c.packets += f.segs;
 	p->c.udp += f.udp;
-	if (!bypass)
+	if (!bypass && p->cut_at && now >= p->cut_at)
+		return drop(p, &f, &p->c.cut);
+	if (!bypass && !(p->cfg->spare_tcp && f.tcp))
 		xp_wan_draw(&p->sched, &d);
 	if (d.lost)
 		return drop(p, &f, &p->c.lost);

@@ -27,6 +27,7 @@ struct xp_wan_pump {
 	int blocked;                /* the send would block: wait to write */
 	struct xp_wan_counters c;
 	uint8_t *scratch;           /* a frame read only to be dropped */
+	uint64_t cut_at;            /* --cut-after: drop everything from then (0: never) */
 };
 
 /* A pump over sockets rx and tx.  0, or -1 (out of memory). */
