@@ -48,7 +48,9 @@ PY
 # interval reports in the final document, per flow
 X -t TCP_STREAM -l 1 -i 0.25 -P 2 --json >"$TMP/iv.json" || fail "intervals"
 check "$TMP/iv.json" 'len(d["intervals"]) >= 4 and len(d["intervals"][0]["streams"]) == 2' "four intervals with two streams"
-check "$TMP/iv.json" 'sum(i["sum"]["bytes"] for i in d["intervals"]) <= e["sum_sent"]["bytes"] and d["intervals"][0]["sum"]["bits_per_second"] > 0' "interval bytes"
+# (a worker that did not answer within 200 ms, on a starved machine, is
+# named in late_workers: what it counted shows in the next interval)
+check "$TMP/iv.json" 'sum(i["sum"]["bytes"] for i in d["intervals"]) <= e["sum_sent"]["bytes"] and (d["intervals"][0]["sum"]["bits_per_second"] > 0 or d["intervals"][0]["sum"]["late_workers"] > 0)' "interval bytes"
 
 # iterations: three runs, their statistics
 X -t TCP_RR -l 0.3 -I 3 --json >"$TMP/it.json" || fail "iterations"

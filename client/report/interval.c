@@ -120,6 +120,7 @@ void xp_json_interval(struct xp_json *j, const char *key, const struct xp_interv
 	xp_json_u64(j, "retransmits", iv->retrans);
 	xp_json_u64(j, "packets_sent", iv->datagrams_sent);
 	xp_json_u64(j, "packets_lost", iv->lost);
+	xp_json_u64(j, "late_workers", iv->late);
 	if (xp_test(test)->udp && xp_test(test)->bulk)
 		json_jitter(j, iv->jitter_ms);
 	xp_json_obj_close(j);
