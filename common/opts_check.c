@@ -306,7 +306,8 @@ int xp_opts_validate(struct xp_opts *o, unsigned flags, struct xp_err *err)
 		return xp_err_set(err, "-p: port 0 is not a server port");
 	if (validate_sides(o, err) || (!(flags & XP_OPTS_MATRIX) && validate_applies(o, err)) ||
 	    validate_tcp_opts(o, err) || validate_path(o, err) ||
-	    validate_report(o, err) || validate_fast_paths(o, err) || validate_reports(o, err))
+	    validate_report(o, err) || validate_fast_paths(o, err) || validate_reports(o, err) ||
+	    xp_opts_validate_owd(o, err))
 		return -1;
 	return validate_sizes(o, err);
 }

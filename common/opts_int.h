@@ -36,5 +36,7 @@ extern const size_t xp_opt_ndescs;
 /* Check the combinations of o's values (o->given says which were on the
  * command line); flags are XP_OPTS_*.  0, or -1 with err. */
 int xp_opts_validate(struct xp_opts *o, unsigned flags, struct xp_err *err);
+/* --one-way (common/opts_owd.c). */
+int xp_opts_validate_owd(const struct xp_opts *o, struct xp_err *err);
 
 #endif

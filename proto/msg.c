@@ -72,6 +72,7 @@ static const struct field_desc setup_fields[] = {
 	U64(51, setup.quota),
 	U64(52, setup.omit_ms),
 	U64(70, setup.heartbeat_ms),
+	U64(90, setup.stamps),
 };
 
 static const struct field_desc setup_ok_fields[] = {
@@ -81,6 +82,26 @@ static const struct field_desc setup_ok_fields[] = {
 	U64(4, setup_ok.data_port),
 	U64(5, setup_ok.padded_hello),
 	U64(70, setup_ok.heartbeat_ms),
+	U64(90, setup_ok.clock),
+};
+
+/* The clock exchange before READY (one-way delays, PROTOCOL.md 8). */
+static const struct field_desc clock_fields[] = {
+	U64(1, clock.t1),
+	U64(2, clock.t2),
+	U64(3, clock.t3),
+};
+
+static const struct field_desc ready_fields[] = {
+	U64(1, ready.offset_ns),
+	U64(2, ready.offset_set),
+	U64(3, ready.bias_ns),
+};
+
+static const struct field_desc hist_fields[] = {
+	U64(1, hist.kind),
+	STR(2, hist.text),
+	U64(3, hist.clamped),
 };
 
 static const struct field_desc auth_nonce_fields[] = {
@@ -163,7 +184,7 @@ static const struct field_desc error_fields[] = {
 static const struct msg_desc msg_descs[] = {
 	[XP_MSG_SETUP] = TABLE("SETUP", setup_fields),
 	[XP_MSG_SETUP_OK] = TABLE("SETUP_OK", setup_ok_fields),
-	[XP_MSG_READY] = { "READY", NULL, 0 },
+	[XP_MSG_READY] = TABLE("READY", ready_fields),
 	[XP_MSG_GO] = { "GO", NULL, 0 },
 	[XP_MSG_STOP] = TABLE("STOP", stop_fields),
 	[XP_MSG_RESULT] = TABLE("RESULT", result_fields),
@@ -171,6 +192,9 @@ static const struct msg_desc msg_descs[] = {
 	[XP_MSG_FLOW] = TABLE("FLOW", flow_fields),
 	[XP_MSG_MEASURE] = { "MEASURE", NULL, 0 },
 	[XP_MSG_DONE] = { "DONE", NULL, 0 },
+	[XP_MSG_CLOCK] = TABLE("CLOCK", clock_fields),
+	[XP_MSG_CLOCK_OK] = TABLE("CLOCK_OK", clock_fields),
+	[XP_MSG_HIST] = TABLE("HIST", hist_fields),
 	[XP_MSG_HEARTBEAT] = { "HEARTBEAT", NULL, 0 },
 	[XP_MSG_AUTH_HELLO] = TABLE("AUTH_HELLO", auth_nonce_fields),
 	[XP_MSG_AUTH_CHALLENGE] = TABLE("AUTH_CHALLENGE", auth_nonce_fields),

@@ -18,6 +18,7 @@
 #include "common/log.h"
 #include "common/sockpath.h"
 #include "common/units.h"
+#include "common/engine/engines.h"
 #include "common/engine/pace.h"
 
 #define REGISTER_WAIT_MS 10000
@@ -68,6 +69,7 @@ static void fill_run(struct xp_session *s)
 	r->quota = p->quota;
 	r->quota_flows = xp_run_quota_flows(r, XP_ROLE_SERVER);
 	r->done_fd = -1;
+	xp_run_set_stamps(r, p->stamps);
 }
 
 /* The workers, without their threads and buffers: those come at READY,
@@ -213,9 +215,10 @@ static int setup(struct xp_session *s, struct xp_err *err)
 	m.u.setup_ok.threads = (uint64_t)s->group.n;
 	m.u.setup_ok.heartbeat_ms = XP_HEARTBEAT_MS;
 	m.u.setup_ok.padded_hello = 1;
+	m.u.setup_ok.clock = 1;
 	xp_group_cpus(&s->group, 0, m.u.setup_ok.cpus, sizeof(m.u.setup_ok.cpus));
 	if (send_msg(s, &m, err) ||
-	    xp_ctl_expect(s->ctl_fd, &m, XP_MSG_READY, idle_ms(s), "client", err))
+	    xp_session_expect_ready(s, &m, idle_ms(s), err))
 		return -1;
 	if (xp_group_start(&s->group, err))
 		return -2;
@@ -268,7 +271,7 @@ static int run(struct xp_session *s, struct xp_err *err)
 	xp_group_cmd(&s->group, XP_CMD_STOP);
 	join_beating(s, &live);
 	xp_cpu_snap(&b);
-	if (send_flows(s, err))
+	if (send_flows(s, err) || xp_session_send_owd(s, err))
 		return -1;
 	memset(&m, 0, sizeof(m));
 	m.type = XP_MSG_RESULT;

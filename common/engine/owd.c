@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* A worker's one-way delay histograms (common/engine/owd.h). */
+#include "common/engine/owd.h"
+
+#include <stdlib.h>
+#include <time.h>
+
+#include "common/clock.h"
+#include "common/owd.h"
+#include "common/engine/worker.h"
+
+struct xp_owd *xp_owd_new(void)
+{
+	struct xp_owd *o = calloc(1, sizeof(*o));
+
+	if (!o)
+		return NULL;
+	o->fwd = xp_hist_new();
+	o->ret = xp_hist_new();
+	o->srv = xp_hist_new();
+	if (o->fwd && o->ret && o->srv)
+		return o;
+	xp_owd_free(o);
+	return NULL;
+}
+
+void xp_owd_free(struct xp_owd *o)
+{
+	if (!o)
+		return;
+	xp_hist_free(o->fwd);
+	xp_hist_free(o->ret);
+	xp_hist_free(o->srv);
+	free(o);
+}
+
+void xp_owd_reset(struct xp_owd *o)
+{
+	if (!o)
+		return;
+	xp_hist_reset(o->fwd);
+	xp_hist_reset(o->ret);
+	xp_hist_reset(o->srv);
+	o->neg = 0;
+}
+
+void xp_owd_merge(struct xp_owd *dst, const struct xp_owd *src)
+{
+	if (!src)
+		return;
+	xp_hist_merge(dst->fwd, src->fwd);
+	xp_hist_merge(dst->ret, src->ret);
+	xp_hist_merge(dst->srv, src->srv);
+	dst->neg += src->neg;
+}
+
+void xp_owd_udp(struct xp_worker *w, uint64_t rx, uint64_t tx)
+{
+	struct xp_hist *h = w->run->role == XP_ROLE_SERVER ? w->owd->fwd : w->owd->ret;
+
+	xp_hist_add(h, xp_owd_delay(rx, tx, -w->run->owd_peer_lead_ns, w->run->owd_bias_ns,
+				    &w->owd->neg));
+}
+
+uint64_t xp_owd_now(void)
+{
+	return xp_wall_ns();
+}

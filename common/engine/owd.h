@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* One-way delays a worker records (--one-way, XP_STAMP_ONE_WAY): its
+ * histograms, made at the worker's start when the run asks for them,
+ * cleared with its others at the end of the warm-up, summed by whoever
+ * joined the workers.  The arithmetic is in common/owd.h. */
+#ifndef XP_ENGINE_OWD_H
+#define XP_ENGINE_OWD_H
+
+#include <stdint.h>
+
+#include "common/hist.h"
+
+struct xp_owd {
+	struct xp_hist *fwd; /* client -> server one-way delays, ns */
+	struct xp_hist *ret; /* server -> client (RR: the response's way) */
+	struct xp_hist *srv; /* RR: the server's hold, its send - receive time */
+	uint64_t neg;        /* delays below 0 by the offset's error, counted as 0 */
+};
+
+struct xp_owd *xp_owd_new(void);
+void xp_owd_free(struct xp_owd *o);
+void xp_owd_reset(struct xp_owd *o); /* NULL: nothing */
+/* dst += src (src NULL: nothing). */
+void xp_owd_merge(struct xp_owd *dst, const struct xp_owd *src);
+
+struct xp_worker;
+/* A UDP bulk receiver's datagram sent at tx (the peer's clock), in at rx:
+ * its one-way delay, in fwd at a server and ret at a client. */
+void xp_owd_udp(struct xp_worker *w, uint64_t rx, uint64_t tx);
+
+/* CLOCK_REALTIME in ns: the clock one-way stamps are read from. */
+uint64_t xp_owd_now(void);
+
+#endif

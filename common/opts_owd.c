@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The one-way delay option (--one-way): the tests it applies to and the
+ * message sizes its stamps need (proto/msg.h XP_STAMP_*). */
+#include <string.h>
+
+#include "common/opts_int.h"
+#include "common/tests.h"
+#include "proto/msg.h"
+
+typedef unsigned long long ull;
+
+static int owd_sizes(const struct xp_opts *o, const struct xp_test *t, struct xp_err *err)
+{
+	uint64_t req = xp_opts_req_size(o), rsp = xp_opts_rsp_size(o);
+
+	if (t->rr && rsp < XP_STAMP_RSP_LEN)
+		return xp_err_set(err, "--one-way: a %s response carries the server's receive "
+				  "and send times (%u bytes): -M (or -m without -M) at least %u, "
+				  "not %llu", t->name, XP_STAMP_RSP_LEN, XP_STAMP_RSP_LEN,
+				  (ull)rsp);
+	if (t->bulk && req < XP_UDP_STAMP_LEN)
+		return xp_err_set(err, "--one-way: a %s datagram carries its send time after "
+				  "its sequence number: -m at least %u, not %llu", t->name,
+				  XP_UDP_STAMP_LEN, (ull)req);
+	return 0;
+}
+
+int xp_opts_validate_owd(const struct xp_opts *o, struct xp_err *err)
+{
+	const struct xp_test *t = xp_test(o->test);
+
+	if (!o->one_way || o->server)
+		return 0;
+	if (!((t->rr && t->persistent && !t->udp) || (t->udp && t->bulk)))
+		return xp_err_set(err, "--one-way applies to TCP_RR, UDP_STREAM and UDP_MAERTS, "
+				  "not %s", t->name);
+	if (o->bidir)
+		return xp_err_set(err, "--one-way does not combine with --bidir");
+	if (o->burst > 1 || o->tps)
+		return xp_err_set(err, "--one-way times one request outstanding per flow: "
+				  "not with --burst or --rate");
+	if (o->hosts || o->from || (o->client && strchr(o->client, ',')))
+		return xp_err_set(err, "--one-way applies to one server (not --hosts, --from "
+				  "or -c A,B)");
+	return owd_sizes(o, t, err);
+}
