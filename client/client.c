@@ -378,7 +378,7 @@ static int run_test(struct client *cl, struct xp_client_result *r, struct xp_err
 		cl->hooks->on_ready(cl->hooks->ctx);
 	memset(&m, 0, sizeof(m));
 	m.type = XP_MSG_READY;
-	if (xp_cl_owd_clock(cl, r, &m, err) || xp_ctl_send(cl->ctl, &m, xp_cl_ms_left(cl, CTL_MS), cl->peer, err) ||
+	if (xp_cl_owd_clock(cl, r, err) || xp_ctl_send(cl->ctl, &m, xp_cl_ms_left(cl, CTL_MS), cl->peer, err) ||
 	    xp_ctl_expect(cl->ctl, &m, XP_MSG_GO, xp_cl_ms_left(cl, CTL_MS), cl->who, err))
 		return -1;
 	/* heartbeats with a server that announced its own */

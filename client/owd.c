@@ -30,10 +30,10 @@ static int exchange(struct client *cl, struct xp_clock_sample *s, struct xp_err 
 	return 0;
 }
 
-int xp_cl_owd_clock(struct client *cl, struct xp_client_result *r, struct xp_msg *ready,
-		    struct xp_err *err)
+int xp_cl_owd_clock(struct client *cl, struct xp_client_result *r, struct xp_err *err)
 {
 	struct xp_clock_sample s[XP_CLOCK_EXCHANGES];
+	struct xp_msg m;
 	int i;
 
 	if (!cl->run.stamps)
@@ -52,10 +52,11 @@ int xp_cl_owd_clock(struct client *cl, struct xp_client_result *r, struct xp_msg
 	/* the workers read it from GO on (the GO command orders it before) */
 	cl->run.owd_peer_lead_ns = r->owd->est.offset_ns;
 	cl->run.owd_bias_ns = r->owd->est.unc_ns;
-	ready->u.ready.offset_ns = (uint64_t)r->owd->est.offset_ns;
-	ready->u.ready.offset_set = 1;
-	ready->u.ready.bias_ns = r->owd->est.unc_ns;
-	return 0;
+	memset(&m, 0, sizeof(m));
+	m.type = XP_MSG_OFFSET;
+	m.u.offset.offset_ns = (uint64_t)r->owd->est.offset_ns;
+	m.u.offset.bias_ns = r->owd->est.unc_ns;
+	return xp_ctl_send(cl->ctl, &m, xp_cl_ms_left(cl, 5000), cl->peer, err);
 }
 
 void xp_cl_owd_collect(struct client *cl, struct xp_client_result *r)

@@ -13,6 +13,11 @@ static int owd_sizes(const struct xp_opts *o, const struct xp_test *t, struct xp
 {
 	uint64_t req = xp_opts_req_size(o), rsp = xp_opts_rsp_size(o);
 
+	if (t->rr && t->udp && (req < 8 || rsp < 8 + XP_STAMP_RSP_LEN))
+		return xp_err_set(err, "--one-way: a UDP_RR request carries an 8-byte id and its "
+				  "response the id and the server's receive and send times: -m at "
+				  "least 8 and -M (or -m without -M) at least %u, not %llu/%llu",
+				  8 + XP_STAMP_RSP_LEN, (ull)req, (ull)rsp);
 	if (t->rr && rsp < XP_STAMP_RSP_LEN)
 		return xp_err_set(err, "--one-way: a %s response carries the server's receive "
 				  "and send times (%u bytes): -M (or -m without -M) at least %u, "
@@ -31,14 +36,14 @@ int xp_opts_validate_owd(const struct xp_opts *o, struct xp_err *err)
 
 	if (!o->one_way || o->server)
 		return 0;
-	if (!((t->rr && t->persistent && !t->udp) || (t->udp && t->bulk)))
-		return xp_err_set(err, "--one-way applies to TCP_RR, UDP_STREAM and UDP_MAERTS, "
-				  "not %s", t->name);
+	if (!((t->rr && t->persistent) || t->udp))
+		return xp_err_set(err, "--one-way applies to TCP_RR, UDP_RR, UDP_STREAM and "
+				  "UDP_MAERTS, not %s", t->name);
 	if (o->bidir)
 		return xp_err_set(err, "--one-way does not combine with --bidir");
-	if (o->burst > 1 || o->tps)
-		return xp_err_set(err, "--one-way times one request outstanding per flow: "
-				  "not with --burst or --rate");
+	if (o->tps || (o->burst > 1 && !t->udp))
+		return xp_err_set(err, "--one-way does not combine with --rate, nor in TCP_RR "
+				  "with --burst (one request outstanding)");
 	if (o->hosts || o->from || (o->client && strchr(o->client, ',')))
 		return xp_err_set(err, "--one-way applies to one server (not --hosts, --from "
 				  "or -c A,B)");

@@ -92,10 +92,9 @@ static const struct field_desc clock_fields[] = {
 	U64(3, clock.t3),
 };
 
-static const struct field_desc ready_fields[] = {
-	U64(1, ready.offset_ns),
-	U64(2, ready.offset_set),
-	U64(3, ready.bias_ns),
+static const struct field_desc offset_fields[] = {
+	U64(1, offset.offset_ns),
+	U64(2, offset.bias_ns),
 };
 
 static const struct field_desc hist_fields[] = {
@@ -184,7 +183,7 @@ static const struct field_desc error_fields[] = {
 static const struct msg_desc msg_descs[] = {
 	[XP_MSG_SETUP] = TABLE("SETUP", setup_fields),
 	[XP_MSG_SETUP_OK] = TABLE("SETUP_OK", setup_ok_fields),
-	[XP_MSG_READY] = TABLE("READY", ready_fields),
+	[XP_MSG_READY] = { "READY", NULL, 0 },
 	[XP_MSG_GO] = { "GO", NULL, 0 },
 	[XP_MSG_STOP] = TABLE("STOP", stop_fields),
 	[XP_MSG_RESULT] = TABLE("RESULT", result_fields),
@@ -195,6 +194,7 @@ static const struct msg_desc msg_descs[] = {
 	[XP_MSG_CLOCK] = TABLE("CLOCK", clock_fields),
 	[XP_MSG_CLOCK_OK] = TABLE("CLOCK_OK", clock_fields),
 	[XP_MSG_HIST] = TABLE("HIST", hist_fields),
+	[XP_MSG_OFFSET] = TABLE("OFFSET", offset_fields),
 	[XP_MSG_HEARTBEAT] = { "HEARTBEAT", NULL, 0 },
 	[XP_MSG_AUTH_HELLO] = TABLE("AUTH_HELLO", auth_nonce_fields),
 	[XP_MSG_AUTH_CHALLENGE] = TABLE("AUTH_CHALLENGE", auth_nonce_fields),

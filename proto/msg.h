@@ -39,7 +39,8 @@ enum xp_msg_type {
 	XP_MSG_CLOCK = 15,   /* client -> server, before READY: its send time */
 	XP_MSG_CLOCK_OK = 16, /* server -> client: that, its receive and send times */
 	XP_MSG_HIST = 17,    /* server -> client, before RESULT: a histogram piece */
-	/* 11..14 and 18..19 are left for other additions */
+	XP_MSG_OFFSET = 18,  /* client -> server, after CLOCK: the offset it settled on */
+	/* 11..14 and 19 are left for other additions */
 	XP_MSG_HEARTBEAT = 20,      /* either way, during the test: still alive */
 	XP_MSG_AUTH_HELLO = 21,     /* client -> server, first: client nonce */
 	XP_MSG_AUTH_CHALLENGE = 22, /* server -> client: server nonce */
@@ -139,13 +140,12 @@ struct xp_msg_clock {
 	uint64_t t1, t2, t3;
 };
 
-/* READY: the clock offset the client settled on (server - client,
- * int64 in two's complement), if offset_set, and its uncertainty: each
- * end keeps delay + bias_ns, which the offset's error cannot make
- * negative, and the client takes bias_ns off what it reports. */
-struct xp_msg_ready {
+/* OFFSET: the clock offset the client settled on (server - client,
+ * int64 in two's complement) and its uncertainty: each end keeps
+ * delay + bias_ns, which the offset's error cannot make negative, and the
+ * client takes bias_ns off what it reports. */
+struct xp_msg_offset {
 	uint64_t offset_ns;
-	uint64_t offset_set;
 	uint64_t bias_ns;
 };
 
@@ -208,9 +208,9 @@ struct xp_msg {
 		struct xp_msg_agent_data agent_data;
 		struct xp_msg_agent_end agent_end;
 		struct xp_msg_clock clock;    /* CLOCK and CLOCK_OK */
-		struct xp_msg_ready ready;
+		struct xp_msg_offset offset;
 		struct xp_msg_hist hist;
-	} u;              /* GO, MEASURE, DONE and HEARTBEAT have empty bodies */
+	} u;              /* READY, GO, MEASURE, DONE and HEARTBEAT have empty bodies */
 };
 
 /* Why a decode failed.  proto/ needs nothing from the folders above it,

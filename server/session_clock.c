@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* A session's part in one-way delays (SETUP stamps, proto/PROTOCOL.md
- * section 8): the stamps a test may ask for, the CLOCK exchanges the
+ * section 11): the stamps a test may ask for, the CLOCK exchanges the
  * client makes before READY (each answered at once with the server's
- * receive and send times), the offset READY brings, and after the test
+ * receive and send times), the offset OFFSET brings, and after the test
  * the UDP receivers' one-way delay histogram, in HIST pieces. */
 #include "server/session.h"
 
@@ -29,6 +29,12 @@ int xp_session_check_stamps(const struct xp_msg_setup *p, struct xp_err *err)
 		if (p->rsp_size < XP_STAMP_RSP_LEN || p->burst > 1)
 			return xp_err_set(err, "one-way stamps need %u-byte responses and "
 					  "one request outstanding", XP_STAMP_RSP_LEN);
+		return 0;
+	}
+	if (t->udp && t->rr) {
+		if (p->req_size < 8 || p->rsp_size < 8 + XP_STAMP_RSP_LEN)
+			return xp_err_set(err, "one-way stamps need %u-byte requests and %u-byte "
+					  "responses", 8, 8 + XP_STAMP_RSP_LEN);
 		return 0;
 	}
 	if (t->udp && t->bulk && !p->bidir) {
@@ -65,6 +71,9 @@ int xp_session_expect_ready(struct xp_session *s, struct xp_msg *m, int timeout_
 		if (m->type == XP_MSG_CLOCK && s->setup.stamps && clocks++ < XP_CLOCK_MAX) {
 			if (answer(s, m, xp_wall_ns(), err))
 				return -1;
+		} else if (m->type == XP_MSG_OFFSET && s->setup.stamps) {
+			s->run.owd_peer_lead_ns = -(int64_t)m->u.offset.offset_ns;
+			s->run.owd_bias_ns = m->u.offset.bias_ns; /* any value is harmless */
 		} else if (m->type != XP_MSG_HEARTBEAT) {
 			break;
 		}
@@ -73,10 +82,6 @@ int xp_session_expect_ready(struct xp_session *s, struct xp_msg *m, int timeout_
 		return xp_err_set(err, "client: %s", m->u.error.text);
 	if (m->type != XP_MSG_READY)
 		return xp_err_set(err, "client: expected READY, got %s", xp_msg_type_name(m->type));
-	if (s->setup.stamps && m->u.ready.offset_set) {
-		s->run.owd_peer_lead_ns = -(int64_t)m->u.ready.offset_ns;
-		s->run.owd_bias_ns = m->u.ready.bias_ns; /* any value is harmless */
-	}
 	return 0;
 }
 

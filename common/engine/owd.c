@@ -8,6 +8,7 @@
 #include "common/clock.h"
 #include "common/owd.h"
 #include "common/engine/worker.h"
+#include "proto/be.h"
 
 struct xp_owd *xp_owd_new(void)
 {
@@ -60,6 +61,29 @@ void xp_owd_udp(struct xp_worker *w, uint64_t rx, uint64_t tx)
 
 	xp_hist_add(h, xp_owd_delay(rx, tx, -w->run->owd_peer_lead_ns, w->run->owd_bias_ns,
 				    &w->owd->neg));
+}
+
+void xp_owd_rr(struct xp_worker *w, const uint8_t *stamps, uint64_t t1, uint64_t t4)
+{
+	uint64_t t2 = xp_get64(stamps), t3 = xp_get64(stamps + 8), bias = w->run->owd_bias_ns;
+	int64_t lead = w->run->owd_peer_lead_ns;
+
+	xp_hist_add(w->owd->fwd, xp_owd_delay(t2, t1, lead, bias, &w->owd->neg));
+	xp_hist_add(w->owd->ret, xp_owd_delay(t4, t3, -lead, bias, &w->owd->neg));
+	xp_hist_add(w->owd->srv, t3 >= t2 ? t3 - t2 : 0);
+}
+
+void xp_owd_rr_rtt(struct xp_worker *w, const uint8_t *stamps, uint64_t rtt)
+{
+	uint64_t t4 = xp_owd_now();
+
+	xp_owd_rr(w, stamps, t4 - rtt, t4);
+}
+
+void xp_owd_stamp(uint8_t *stamps, uint64_t t2)
+{
+	xp_put64(stamps, t2);
+	xp_put64(stamps + 8, xp_owd_now());
 }
 
 uint64_t xp_owd_now(void)

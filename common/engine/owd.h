@@ -28,6 +28,16 @@ struct xp_worker;
  * its one-way delay, in fwd at a server and ret at a client. */
 void xp_owd_udp(struct xp_worker *w, uint64_t rx, uint64_t tx);
 
+/* An RR client's response in at t4 (its clock), its request sent at t1:
+ * the forward and return delays and the server's hold from the
+ * response's stamps (XP_STAMP_RSP_LEN bytes, proto/msg.h). */
+void xp_owd_rr(struct xp_worker *w, const uint8_t *stamps, uint64_t t1, uint64_t t4);
+/* The same, in now, sent a round trip rtt (monotonic) ago: t1 = t4 - rtt. */
+void xp_owd_rr_rtt(struct xp_worker *w, const uint8_t *stamps, uint64_t rtt);
+/* An RR server's response about to leave: its stamps, the request in at
+ * t2 (its clock) and now. */
+void xp_owd_stamp(uint8_t *stamps, uint64_t t2);
+
 /* CLOCK_REALTIME in ns: the clock one-way stamps are read from. */
 uint64_t xp_owd_now(void);
 

@@ -18,11 +18,9 @@
 #include <sys/uio.h>
 
 #include "common/clock.h"
-#include "common/owd.h"
 #include "common/engine/engines.h"
 #include "common/engine/owd.h"
 #include "common/engine/sysio.h"
-#include "proto/be.h"
 #include "proto/msg.h"
 
 struct st_state {
@@ -115,15 +113,9 @@ static void cli_done(struct xp_flow *f)
 {
 	struct xp_worker *w = f->w;
 	uint64_t t4 = xp_owd_now(), now = xp_now_ns();
-	uint64_t t2 = xp_get64(ss(f)->hdr), t3 = xp_get64(ss(f)->hdr + 8);
-	int64_t lead = w->run->owd_peer_lead_ns;
 
 	xp_hist_add(w->hist, now - ss(f)->t_issue);
-	uint64_t bias = w->run->owd_bias_ns;
-
-	xp_hist_add(w->owd->fwd, xp_owd_delay(t2, ss(f)->t1, lead, bias, &w->owd->neg));
-	xp_hist_add(w->owd->ret, xp_owd_delay(t4, t3, -lead, bias, &w->owd->neg));
-	xp_hist_add(w->owd->srv, t3 >= t2 ? t3 - t2 : 0);
+	xp_owd_rr(w, ss(f)->hdr, ss(f)->t1, t4);
 	ss(f)->out = 0;
 	f->trans++;
 	w->c.transactions++;
@@ -198,10 +190,8 @@ static ssize_t srv_send(struct xp_flow *f)
 	if (off >= XP_STAMP_RSP_LEN)
 		return xp_send(f->fd, w->txbuf, rest < w->txlen ? (size_t)rest : w->txlen,
 			       send_flags(w));
-	if (!off) {
-		xp_put64(ss(f)->hdr, ss(f)->t2);
-		xp_put64(ss(f)->hdr + 8, xp_owd_now());
-	}
+	if (!off)
+		xp_owd_stamp(ss(f)->hdr, ss(f)->t2);
 	rest = w->run->rsp - XP_STAMP_RSP_LEN;
 	iov[0].iov_base = ss(f)->hdr + off;
 	iov[0].iov_len = XP_STAMP_RSP_LEN - off;

@@ -13,6 +13,7 @@
 #include <sys/socket.h>
 
 #include "common/clock.h"
+#include "common/engine/owd.h"
 #include "common/engine/udp.h"
 #include "common/engine/sysio.h"
 #include "proto/be.h"
@@ -188,6 +189,8 @@ static void rr_io(struct xp_flow *f, uint32_t events)
 		if (i < 0)
 			continue; /* late answer to a timed-out request */
 		w->now = xp_now_ns();
+		if (w->owd) /* --one-way: stamps after the 8-byte id */
+			xp_owd_rr_rtt(w, (const uint8_t *)w->buf + 8, w->now - us(f)->ring[2 * i]);
 		xp_hist_add(w->hist, w->now - us(f)->ring[2 * i]);
 		if (w->raw_hist)
 			xp_hist_add(w->raw_hist, w->now - us(f)->t0);
@@ -282,6 +285,8 @@ static void rrs_io(struct xp_flow *f, uint32_t events)
 		}
 		w->c.datagrams_received++;
 		w->c.bytes_received += (uint64_t)n;
+		if (w->owd) /* --one-way: t2 now, t3 as it leaves */
+			xp_owd_stamp((uint8_t *)w->buf + 8, xp_owd_now());
 		m = xp_send(f->fd, w->buf, w->run->rsp, MSG_DONTWAIT);
 		if (m < 0) {
 			w->c.errors++;
