@@ -47,7 +47,8 @@ rr_check "$TMP/udp.json" "UDP_RR"
 owd_check "$TMP/us.json" "UDP_STREAM"
 check "$TMP/us.json" 'e["one_way"]["forward_us"]["count"] == e["udp"]["packets_received"] > 100 and "return_us" not in e["one_way"]' \
 	"UDP_STREAM: a forward delay per datagram received, at the server"
-check "$TMP/us.json" 'e["one_way"]["forward_histogram"].startswith("xph1:")' "UDP_STREAM: the histogram"
+check "$TMP/us.json" 'e["one_way"]["forward_histogram"].startswith("xph1:") and e["one_way"]["jitter_us"] >= 0' \
+	"UDP_STREAM: the histogram and the jitter"
 "$XPERF" -t UDP_MAERTS -l 1 -b 20M --no-gso --one-way -J >"$TMP/um.json" 2>"$TMP/err" ||
 	fail "UDP_MAERTS --one-way: $(cat "$TMP/err")"
 owd_check "$TMP/um.json" "UDP_MAERTS"

@@ -53,6 +53,18 @@ static void human_sum(FILE *f, const struct xp_client_result *r)
 		sum / 1e3, rtt / 1e3, (sum - rtt) / 1e3, rtt > 0 ? 100 * (sum - rtt) / rtt : 0);
 }
 
+/* UDP bulk: the receiver's RFC 3550 jitter over the same stamps, mean
+ * over its flows, in us (its counters: proto/result.def). */
+static const struct xp_counters *receiver(const struct xp_client_result *r)
+{
+	return xp_test(r->test)->server_sends ? &r->local.c : &r->remote.c;
+}
+
+static double jitter_us(const struct xp_counters *c)
+{
+	return c->jitter_flows ? (double)c->jitter_ns_sum / (double)c->jitter_flows / 1e3 : 0;
+}
+
 void xp_report_owd_human(FILE *f, const struct xp_opts *o, const struct xp_client_result *r)
 {
 	const struct xp_owd_result *w = r->owd;
@@ -70,6 +82,9 @@ void xp_report_owd_human(FILE *f, const struct xp_opts *o, const struct xp_clien
 		human_hist(f, "one-way return (server to client)", o, w->sum->ret, w->est.unc_ns);
 	if (xp_test(r->test)->rr && xp_hist_count(w->sum->fwd))
 		human_sum(f, r);
+	if (!xp_test(r->test)->rr)
+		fprintf(f, "  one-way  jitter (RFC 3550, receiver) %.3f us flow mean, max %.3f us\n",
+			jitter_us(receiver(r)), (double)receiver(r)->jitter_ns_max / 1e3);
 	if (w->sum->neg)
 		fprintf(f, "  one-way  %llu delays below minus the offset's uncertainty, "
 			"counted there (a clock stepped or drifted)\n",
@@ -140,6 +155,8 @@ void xp_report_owd_json(struct xp_json *j, const struct xp_opts *o,
 	}
 	if (xp_test(r->test)->rr)
 		xp_json_dbl(j, "round_trip_mean_us", xp_hist_mean(r->hist) / 1e3);
+	else
+		xp_json_dbl(j, "jitter_us", jitter_us(receiver(r)));
 	xp_json_u64(j, "clamped", w->sum->neg);
 	xp_json_obj_close(j);
 }
