@@ -255,7 +255,8 @@ static void fill_run(struct client *cl)
 	r->fill_len = cl->fill_len;
 	r->note_mptcp = o->mptcp;
 	r->connect_timeout_ns = o->connect_timeout;
-	xp_run_set_stamps(r, o->one_way ? XP_STAMP_ONE_WAY : 0);
+	xp_run_set_stamps(r, (o->one_way ? XP_STAMP_ONE_WAY : 0) |
+			     (o->kernel_ts ? XP_STAMP_KERNEL : 0));
 }
 
 /* The control connection leaves from -B's address and port and through

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The client's part in one-way delays (client/owd.h, proto/PROTOCOL.md
- * section 8). */
+ * section 11). */
 #include "client/owd.h"
 
 #include <stdlib.h>
@@ -39,10 +39,13 @@ int xp_cl_owd_clock(struct client *cl, struct xp_client_result *r, struct xp_err
 	if (!cl->run.stamps)
 		return 0;
 	if (!cl->server_clock)
-		return xp_err_set(err, "%s does not answer CLOCK (an older xperf): --one-way "
-				  "needs a newer server", cl->who);
-	if (!(r->owd = calloc(1, sizeof(*r->owd))) || !(r->owd->sum = xp_owd_new()))
+		return xp_err_set(err, "%s knows no stamps (an older xperf): --one-way and "
+				  "--kernel-timestamps need a newer server", cl->who);
+	if (!(r->owd = calloc(1, sizeof(*r->owd))) ||
+	    !(r->owd->sum = xp_owd_new(cl->run.stamps & XP_STAMP_KERNEL)))
 		return xp_err_set(err, "out of memory for one-way delays");
+	if (!(cl->run.stamps & XP_STAMP_ONE_WAY))
+		return 0;
 	for (i = 0; i < XP_CLOCK_EXCHANGES; i++)
 		if (exchange(cl, &s[i], err))
 			return -1;

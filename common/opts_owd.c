@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* The one-way delay option (--one-way): the tests it applies to and the
- * message sizes its stamps need (proto/msg.h XP_STAMP_*). */
+/* The one-way delay and kernel timestamp options (--one-way,
+ * --kernel-timestamps): the tests they apply to and the message sizes
+ * their stamps need (proto/msg.h XP_STAMP_*). */
 #include <string.h>
 
 #include "common/opts_int.h"
@@ -30,10 +31,30 @@ static int owd_sizes(const struct xp_opts *o, const struct xp_test *t, struct xp
 	return 0;
 }
 
+static int validate_kts(const struct xp_opts *o, const struct xp_test *t, struct xp_err *err)
+{
+	if (t->udp || !t->rr || !t->persistent)
+		return xp_err_set(err, "--kernel-timestamps applies to TCP_RR, not %s", t->name);
+	if (o->burst > 1 || o->tps)
+		return xp_err_set(err, "--kernel-timestamps times one request outstanding per "
+				  "flow: not with --burst or --rate");
+	if (o->hosts || o->from || (o->client && strchr(o->client, ',')))
+		return xp_err_set(err, "--kernel-timestamps applies to one server (not --hosts, "
+				  "--from or -c A,B)");
+	if (xp_opts_rsp_size(o) < XP_STAMP_KRSP_LEN)
+		return xp_err_set(err, "--kernel-timestamps: a TCP_RR response carries the "
+				  "server's stamps (%u bytes): -M (or -m without -M) at least %u, "
+				  "not %llu", XP_STAMP_KRSP_LEN, XP_STAMP_KRSP_LEN,
+				  (ull)xp_opts_rsp_size(o));
+	return 0;
+}
+
 int xp_opts_validate_owd(const struct xp_opts *o, struct xp_err *err)
 {
 	const struct xp_test *t = xp_test(o->test);
 
+	if (o->kernel_ts && !o->server && validate_kts(o, t, err))
+		return -1;
 	if (!o->one_way || o->server)
 		return 0;
 	if (!((t->rr && t->persistent) || t->udp))

@@ -97,7 +97,7 @@ struct xp_msg_setup {
 	uint64_t quota;       /* -n/-k: units each direction sends in all, 0: none */
 	uint64_t omit_ms;     /* --omit: MEASURE will come; UDP counts by the mark */
 	uint64_t heartbeat_ms; /* the client sends HEARTBEAT this often in the test, 0 never */
-	uint64_t stamps;      /* XP_STAMP_* (proto/PROTOCOL.md section 8) */
+	uint64_t stamps;      /* XP_STAMP_* (proto/PROTOCOL.md section 11) */
 };
 
 #define XP_SETUP_F_SPIN 1u     /* workers poll instead of sleeping */
@@ -123,15 +123,22 @@ struct xp_msg_setup_ok {
 
 #define XP_MSG_TEXT_MAX 8192 /* the agents' and HIST's long texts (not other strings) */
 
-/* SETUP stamps: what the data carries for one-way delays (section 8). */
+/* SETUP stamps: what the data carries for one-way delays (proto/PROTOCOL.md section 11). */
 #define XP_STAMP_ONE_WAY 1u   /* TCP_RR/UDP_RR responses carry the server's
 			       * receive and send times; UDP bulk receivers
 			       * keep one-way delays */
-#define XP_STAMP_ALL 1u
+#define XP_STAMP_KERNEL 2u    /* TCP_RR: kernel timestamps at both ends; the
+			       * response carries the server's parts of the
+			       * previous transaction (XP_STAMP_KRSP_LEN) */
+#define XP_STAMP_ALL 3u
 /* TCP_RR and UDP_RR one-way: the response's first bytes (after a UDP_RR
  * id of 8 bytes) hold the server's receive and send times, big-endian
  * CLOCK_REALTIME ns. */
 #define XP_STAMP_RSP_LEN 16u
+/* ... with XP_STAMP_KERNEL then, for the previous transaction, the
+ * server's kernel receipt -> app read and app send -> kernel transmit, ns
+ * (all ones: not known) */
+#define XP_STAMP_KRSP_LEN 32u
 #define XP_CLOCK_MAX 64       /* CLOCK exchanges a server answers per test */
 
 /* CLOCK carries t1 (the client's send time), CLOCK_OK t1 back with t2 and

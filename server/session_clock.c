@@ -25,6 +25,10 @@ int xp_session_check_stamps(const struct xp_msg_setup *p, struct xp_err *err)
 		return xp_err_set(err, "unknown stamps 0x%llx", (ull)p->stamps);
 	if (!p->stamps)
 		return 0;
+	if ((p->stamps & XP_STAMP_KERNEL) &&
+	    (t->udp || !t->rr || !t->persistent || p->rsp_size < XP_STAMP_KRSP_LEN))
+		return xp_err_set(err, "kernel timestamps apply to TCP_RR with %u-byte responses",
+				  XP_STAMP_KRSP_LEN);
 	if (!t->udp && t->rr && t->persistent) {
 		if (p->rsp_size < XP_STAMP_RSP_LEN || p->burst > 1)
 			return xp_err_set(err, "one-way stamps need %u-byte responses and "
@@ -120,7 +124,7 @@ int xp_session_send_owd(struct xp_session *s, struct xp_err *err)
 
 	if (!s->setup.stamps || !xp_test(s->run.test)->udp)
 		return 0;
-	if (!(sum = xp_owd_new()))
+	if (!(sum = xp_owd_new(0)))
 		return xp_err_set(err, "out of memory for the one-way histogram");
 	for (i = 0; i < s->group.n; i++)
 		xp_owd_merge(sum, s->group.w[i].owd);

@@ -6,6 +6,7 @@
 
 #include "client/owd.h"
 #include "client/report/hist.h"
+#include "client/report/kts.h"
 #include "client/report/slo.h"
 #include "common/tests.h"
 
@@ -69,7 +70,8 @@ void xp_report_owd_human(FILE *f, const struct xp_opts *o, const struct xp_clien
 {
 	const struct xp_owd_result *w = r->owd;
 
-	if (!w)
+	xp_report_kts_human(f, o, r);
+	if (!w || !w->est.samples) /* kernel timestamps alone */
 		return;
 	fprintf(f, "  one-way  clock offset (server - client) %+.2f us +/- %.2f us (the best of "
 		"%u CLOCK exchanges, round trip %.2f us)\n", (double)w->est.offset_ns / 1e3,
@@ -134,7 +136,8 @@ void xp_report_owd_json(struct xp_json *j, const struct xp_opts *o,
 {
 	const struct xp_owd_result *w = r->owd;
 
-	if (!w)
+	xp_report_kts_json(j, o, r);
+	if (!w || !w->est.samples)
 		return;
 	xp_json_obj_open(j, "one_way");
 	xp_json_dbl(j, "clock_offset_us", (double)w->est.offset_ns / 1e3);

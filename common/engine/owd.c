@@ -10,16 +10,20 @@
 #include "common/engine/worker.h"
 #include "proto/be.h"
 
-struct xp_owd *xp_owd_new(void)
+struct xp_owd *xp_owd_new(int kernel)
 {
 	struct xp_owd *o = calloc(1, sizeof(*o));
+	int i, ok;
 
 	if (!o)
 		return NULL;
 	o->fwd = xp_hist_new();
 	o->ret = xp_hist_new();
 	o->srv = xp_hist_new();
-	if (o->fwd && o->ret && o->srv)
+	ok = o->fwd && o->ret && o->srv;
+	for (i = 0; kernel && i < XP_KTS_NPARTS; i++)
+		ok &= (o->k[i] = xp_hist_new()) != NULL;
+	if (ok)
 		return o;
 	xp_owd_free(o);
 	return NULL;
@@ -32,6 +36,8 @@ void xp_owd_free(struct xp_owd *o)
 	xp_hist_free(o->fwd);
 	xp_hist_free(o->ret);
 	xp_hist_free(o->srv);
+	for (int i = 0; i < XP_KTS_NPARTS; i++)
+		xp_hist_free(o->k[i]);
 	free(o);
 }
 
@@ -42,7 +48,9 @@ void xp_owd_reset(struct xp_owd *o)
 	xp_hist_reset(o->fwd);
 	xp_hist_reset(o->ret);
 	xp_hist_reset(o->srv);
-	o->neg = 0;
+	o->neg = o->k_missing = o->k_hw = 0;
+	for (int i = 0; o->k[0] && i < XP_KTS_NPARTS; i++)
+		xp_hist_reset(o->k[i]);
 }
 
 void xp_owd_merge(struct xp_owd *dst, const struct xp_owd *src)
@@ -53,6 +61,10 @@ void xp_owd_merge(struct xp_owd *dst, const struct xp_owd *src)
 	xp_hist_merge(dst->ret, src->ret);
 	xp_hist_merge(dst->srv, src->srv);
 	dst->neg += src->neg;
+	dst->k_missing += src->k_missing;
+	dst->k_hw += src->k_hw;
+	for (int i = 0; dst->k[0] && src->k[0] && i < XP_KTS_NPARTS; i++)
+		xp_hist_merge(dst->k[i], src->k[i]);
 }
 
 void xp_owd_udp(struct xp_worker *w, uint64_t rx, uint64_t tx)
@@ -80,10 +92,13 @@ void xp_owd_rr_rtt(struct xp_worker *w, const uint8_t *stamps, uint64_t rtt)
 	xp_owd_rr(w, stamps, t4 - rtt, t4);
 }
 
-void xp_owd_stamp(uint8_t *stamps, uint64_t t2)
+uint64_t xp_owd_stamp(uint8_t *stamps, uint64_t t2)
 {
+	uint64_t t3 = xp_owd_now();
+
 	xp_put64(stamps, t2);
-	xp_put64(stamps + 8, xp_owd_now());
+	xp_put64(stamps + 8, t3);
+	return t3;
 }
 
 uint64_t xp_owd_now(void)

@@ -10,14 +10,32 @@
 
 #include "common/hist.h"
 
+/* --kernel-timestamps: a TCP_RR round trip in parts (each end's clock
+ * alone), in the order a transaction passes them. */
+enum xp_kts_part {
+	XP_KTS_CLI_TX,  /* client: app send -> its kernel's transmit */
+	XP_KTS_WIRE,    /* between the kernels: the client kernel's round trip
+			 * less the server kernel's hold */
+	XP_KTS_SRV_RX,  /* server: its kernel's receipt -> app read */
+	XP_KTS_SRV_APP, /* server: app read -> app send */
+	XP_KTS_SRV_TX,  /* server: app send -> its kernel's transmit */
+	XP_KTS_CLI_RX,  /* client: its kernel's receipt -> app read */
+	XP_KTS_RTT,     /* the application's round trip of those transactions */
+	XP_KTS_NPARTS
+};
+
 struct xp_owd {
 	struct xp_hist *fwd; /* client -> server one-way delays, ns */
 	struct xp_hist *ret; /* server -> client (RR: the response's way) */
 	struct xp_hist *srv; /* RR: the server's hold, its send - receive time */
 	uint64_t neg;        /* delays below 0 by the offset's error, counted as 0 */
+	struct xp_hist *k[XP_KTS_NPARTS]; /* --kernel-timestamps, else NULL */
+	uint64_t k_missing;  /* transactions without every stamp */
+	uint64_t k_hw;       /* hardware stamps the kernel gave (counted, not used) */
 };
 
-struct xp_owd *xp_owd_new(void);
+/* kernel: with the kernel-timestamp histograms. */
+struct xp_owd *xp_owd_new(int kernel);
 void xp_owd_free(struct xp_owd *o);
 void xp_owd_reset(struct xp_owd *o); /* NULL: nothing */
 /* dst += src (src NULL: nothing). */
@@ -36,7 +54,7 @@ void xp_owd_rr(struct xp_worker *w, const uint8_t *stamps, uint64_t t1, uint64_t
 void xp_owd_rr_rtt(struct xp_worker *w, const uint8_t *stamps, uint64_t rtt);
 /* An RR server's response about to leave: its stamps, the request in at
  * t2 (its clock) and now. */
-void xp_owd_stamp(uint8_t *stamps, uint64_t t2);
+uint64_t xp_owd_stamp(uint8_t *stamps, uint64_t t2); /* returns t3 */
 
 /* CLOCK_REALTIME in ns: the clock one-way stamps are read from. */
 uint64_t xp_owd_now(void);

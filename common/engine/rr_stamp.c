@@ -9,7 +9,14 @@
  * and t3 (big-endian ns).  With the clock offset the client estimated
  * (run->owd_peer_lead_ns) the forward delay is t2 - t1 - offset, the
  * return delay t4 - t3 + offset and the server's hold t3 - t2: their sum
- * is the round trip the client timed, read from the other clock. */
+ * is the round trip the client timed, read from the other clock.
+ *
+ * With --kernel-timestamps (XP_STAMP_KERNEL) both ends also take the
+ * kernel's receive times of what they read and transmit times of what
+ * they sent (common/engine/kts.h), the response carries the server's
+ * kernel parts of the previous transaction, and the client splits each
+ * round trip into the time in each end's stack, the server's own time and
+ * the time between the kernels. */
 #include <errno.h>
 #include <stdatomic.h>
 #include <string.h>
@@ -19,8 +26,10 @@
 
 #include "common/clock.h"
 #include "common/engine/engines.h"
+#include "common/engine/kts.h"
 #include "common/engine/owd.h"
 #include "common/engine/sysio.h"
+#include "proto/be.h"
 #include "proto/msg.h"
 
 struct st_state {
@@ -30,12 +39,50 @@ struct st_state {
 	uint64_t t1, t2;  /* client: its send; server: the pending request's receipt */
 	uint64_t owed;    /* server: responses still to send */
 	uint8_t out;      /* client: a request is outstanding */
-	uint8_t hdr[XP_STAMP_RSP_LEN]; /* the response's stamps (being sent or read) */
+	uint8_t hdr[XP_STAMP_KRSP_LEN]; /* the response's stamps (being sent or read) */
+	struct xp_kts_cli kc; /* --kernel-timestamps: client */
+	struct xp_kts_srv ks; /* ... server */
 };
 
 static struct st_state *ss(struct xp_flow *f)
 {
 	return xp_flow_state(f);
+}
+
+static int kernel(const struct xp_worker *w)
+{
+	return (w->run->stamps & XP_STAMP_KERNEL) != 0;
+}
+
+/* The response's stamps: t2, t3 and with kernel timestamps the server's
+ * parts of the previous transaction. */
+static uint64_t hdr_len(const struct xp_worker *w)
+{
+	return kernel(w) ? XP_STAMP_KRSP_LEN : XP_STAMP_RSP_LEN;
+}
+
+/* recv(2), with the kernel's receive time when asked for (*rx, else 0). */
+static ssize_t rx(struct xp_flow *f, size_t len, uint64_t *rx)
+{
+	struct xp_worker *w = f->w;
+
+	*rx = 0;
+	if (!kernel(w))
+		return xp_recv(f->fd, w->buf, len, 0);
+	return xp_kts_recv(f->fd, w->buf, len, 0, rx, &w->owd->k_hw);
+}
+
+/* The error queue says a send went out (EPOLLERR): take its time. */
+static void tx_stamps(struct xp_flow *f, uint32_t events, uint64_t *tx)
+{
+	if (kernel(f->w) && (events & EPOLLERR))
+		xp_kts_drain(f->fd, tx, &f->w->owd->k_hw);
+}
+
+static void take_stamps(struct xp_flow *f)
+{
+	if (kernel(f->w) && xp_kts_enable(f->fd))
+		xp_flow_fail(f, errno);
 }
 
 static int send_flags(const struct xp_worker *w)
@@ -113,9 +160,15 @@ static void cli_done(struct xp_flow *f)
 {
 	struct xp_worker *w = f->w;
 	uint64_t t4 = xp_owd_now(), now = xp_now_ns();
+	uint64_t t[4] = { ss(f)->t1, xp_get64(ss(f)->hdr), xp_get64(ss(f)->hdr + 8), t4 };
 
 	xp_hist_add(w->hist, now - ss(f)->t_issue);
 	xp_owd_rr(w, ss(f)->hdr, ss(f)->t1, t4);
+	if (kernel(w)) { /* the request's transmit time is in by now */
+		xp_kts_drain(f->fd, &ss(f)->kc.k1, &w->owd->k_hw);
+		xp_kts_cli_done(w->owd, &ss(f)->kc, t, now - ss(f)->t_issue,
+				ss(f)->hdr + XP_STAMP_RSP_LEN);
+	}
 	ss(f)->out = 0;
 	f->trans++;
 	w->c.transactions++;
@@ -125,9 +178,10 @@ static void cli_done(struct xp_flow *f)
 static void cli_io(struct xp_flow *f, uint32_t events)
 {
 	struct xp_worker *w = f->w;
-	uint64_t rsp = w->run->rsp, at = ss(f)->rxoff;
+	uint64_t rsp = w->run->rsp, at = ss(f)->rxoff, hl = hdr_len(w), krx;
 	ssize_t n;
 
+	tx_stamps(f, events, &ss(f)->kc.k1);
 	if ((events & EPOLLOUT) && ss(f)->txoff) {
 		cli_tx(f);
 		if (f->fd < 0)
@@ -135,11 +189,12 @@ static void cli_io(struct xp_flow *f, uint32_t events)
 	}
 	if (!(events & (EPOLLIN | EPOLLERR | EPOLLHUP)))
 		return;
-	n = xp_recv(f->fd, w->buf, rsp - at < w->buflen ? (size_t)(rsp - at) : w->buflen, 0);
+	n = rx(f, rsp - at < w->buflen ? (size_t)(rsp - at) : w->buflen, &krx);
 	if (n > 0) {
-		if (at < XP_STAMP_RSP_LEN)
-			memcpy(ss(f)->hdr + at, w->buf,
-			       (size_t)n < XP_STAMP_RSP_LEN - at ? (size_t)n : XP_STAMP_RSP_LEN - at);
+		if (at < hl)
+			memcpy(ss(f)->hdr + at, w->buf, (size_t)n < hl - at ? (size_t)n : hl - at);
+		if (krx)
+			ss(f)->kc.crx = krx;
 		ss(f)->rxoff += (uint64_t)n;
 		f->bytes += (uint64_t)n;
 		w->c.bytes_received += (uint64_t)n;
@@ -157,7 +212,8 @@ static void cli_io(struct xp_flow *f, uint32_t events)
 static void cli_add(struct xp_flow *f)
 {
 	f->on_io = cli_io;
-	if (xp_flow_watch(f, EPOLLIN))
+	take_stamps(f);
+	if (f->fd >= 0 && xp_flow_watch(f, EPOLLIN))
 		xp_flow_fail(f, errno);
 }
 
@@ -183,18 +239,24 @@ static void cli_measure(struct xp_flow *f)
 static ssize_t srv_send(struct xp_flow *f)
 {
 	struct xp_worker *w = f->w;
-	uint64_t off = ss(f)->txoff, rest = w->run->rsp - off;
+	uint64_t off = ss(f)->txoff, rest = w->run->rsp - off, hl = hdr_len(w);
 	struct iovec iov[2];
 	struct msghdr mh = { .msg_iov = iov, .msg_iovlen = 2 };
 
-	if (off >= XP_STAMP_RSP_LEN)
+	if (off >= hl)
 		return xp_send(f->fd, w->txbuf, rest < w->txlen ? (size_t)rest : w->txlen,
 			       send_flags(w));
-	if (!off)
-		xp_owd_stamp(ss(f)->hdr, ss(f)->t2);
-	rest = w->run->rsp - XP_STAMP_RSP_LEN;
+	if (!off) {
+		uint64_t t3 = xp_owd_stamp(ss(f)->hdr, ss(f)->t2);
+
+		if (kernel(w)) { /* the last response's transmit time is in by now */
+			xp_kts_drain(f->fd, &ss(f)->ks.stx, &w->owd->k_hw);
+			xp_kts_srv_parts(&ss(f)->ks, ss(f)->hdr + XP_STAMP_RSP_LEN, ss(f)->t2, t3);
+		}
+	}
+	rest = w->run->rsp - hl;
 	iov[0].iov_base = ss(f)->hdr + off;
-	iov[0].iov_len = XP_STAMP_RSP_LEN - off;
+	iov[0].iov_len = hl - off;
 	iov[1].iov_base = w->txbuf;
 	iov[1].iov_len = rest < w->txlen ? (size_t)rest : w->txlen;
 	return sendmsg(f->fd, &mh, send_flags(w));
@@ -230,17 +292,20 @@ static void srv_flush(struct xp_flow *f)
 static void srv_io(struct xp_flow *f, uint32_t events)
 {
 	struct xp_worker *w = f->w;
-	uint64_t req = w->run->req;
+	uint64_t req = w->run->req, krx;
 
+	tx_stamps(f, events, &ss(f)->ks.stx);
 	if (events & (EPOLLIN | EPOLLERR | EPOLLHUP)) {
-		ssize_t n = xp_recv(f->fd, w->buf, w->buflen, 0); /* may block: direct mode */
+		ssize_t n = rx(f, w->buflen, &krx); /* may block: direct mode */
 
 		if (n > 0) {
 			w->c.bytes_received += (uint64_t)n;
 			ss(f)->rxoff += (uint64_t)n;
 			if (ss(f)->rxoff >= req) {
-				if (!ss(f)->owed)
+				if (!ss(f)->owed) {
 					ss(f)->t2 = xp_owd_now();
+					ss(f)->ks.srx = krx;
+				}
 				ss(f)->owed += ss(f)->rxoff / req;
 				ss(f)->rxoff %= req;
 			}
@@ -260,7 +325,8 @@ static void srv_io(struct xp_flow *f, uint32_t events)
 static void srv_add(struct xp_flow *f)
 {
 	f->on_io = srv_io;
-	if (xp_flow_watch(f, EPOLLIN))
+	take_stamps(f);
+	if (f->fd >= 0 && xp_flow_watch(f, EPOLLIN))
 		xp_flow_fail(f, errno);
 }
 

@@ -28,6 +28,7 @@
 #include "common/engine/engines.h"
 #include "common/engine/mailbox.h"
 #include "common/engine/owd.h"
+#include "proto/msg.h"
 #include "common/engine/worker_int.h"
 
 #define EV_BATCH 64
@@ -55,7 +56,8 @@ static int alloc_bufs(struct xp_worker *w, struct xp_err *err)
 	w->txbuf = calloc(1, w->txlen);
 	w->hist = xp_hist_new();
 	if ((w->run->sched_ns && !(w->raw_hist = xp_hist_new())) ||
-	    (w->run->stamps && !(w->owd = xp_owd_new())))
+	    (w->run->stamps &&
+	     !(w->owd = xp_owd_new(w->run->stamps & XP_STAMP_KERNEL))))
 		return xp_err_set(err, "worker %d: out of memory", w->id);
 	if (!w->buf || !w->txbuf || !w->hist)
 		return xp_err_set(err, "worker %d: out of memory for %zu-byte buffers",
