@@ -30,15 +30,16 @@ struct xp_clock_est {
 int xp_clock_estimate(const struct xp_clock_sample *s, size_t n, struct xp_clock_est *e);
 
 /* A one-way delay plus bias: arrival (receiver's clock) - sent (sender's
- * clock) - the receiver's clock's lead over the sender's + bias.  With
+ * clock) - the receiver's clock's lead over the sender's (an int64 in
+ * two's complement: the arithmetic wraps, whatever a peer sent) + bias.  With
  * the offset's uncertainty as the bias the offset's error cannot make it
  * negative, so histograms keep it; the reports take the bias off.  A
  * result below zero nonetheless (a clock stepped or drifted) is 0, and
  * *neg counts it. */
-static inline uint64_t xp_owd_delay(uint64_t arrival, uint64_t sent, int64_t lead,
+static inline uint64_t xp_owd_delay(uint64_t arrival, uint64_t sent, uint64_t lead,
 				    uint64_t bias, uint64_t *neg)
 {
-	int64_t d = (int64_t)(arrival - sent) - lead + (int64_t)bias;
+	int64_t d = (int64_t)(arrival - sent - lead + bias);
 
 	if (d >= 0)
 		return (uint64_t)d;

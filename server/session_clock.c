@@ -76,7 +76,7 @@ int xp_session_expect_ready(struct xp_session *s, struct xp_msg *m, int timeout_
 			if (answer(s, m, xp_wall_ns(), err))
 				return -1;
 		} else if (m->type == XP_MSG_OFFSET && s->setup.stamps) {
-			s->run.owd_peer_lead_ns = -(int64_t)m->u.offset.offset_ns;
+			s->run.owd_peer_lead_ns = (int64_t)(0 - m->u.offset.offset_ns);
 			s->run.owd_bias_ns = m->u.offset.bias_ns; /* any value is harmless */
 		} else if (m->type != XP_MSG_HEARTBEAT) {
 			break;

@@ -65,6 +65,20 @@ START_TEST(test_asymmetric_within_bound)
 END_TEST
 
 /* Samples whose stamps go backwards (a stepped clock) are left out. */
+/* Stamps a hostile server might send: an estimate, no overflow. */
+START_TEST(test_extreme_stamps)
+{
+	struct xp_clock_sample s = { .t1 = 0, .t2 = UINT64_MAX / 2, .t3 = UINT64_MAX / 2, .t4 = 0 };
+	struct xp_clock_est e;
+
+	ck_assert_int_eq(xp_clock_estimate(&s, 1, &e), 0);
+	ck_assert_int_eq(e.offset_ns, INT64_MAX);
+	s.t2 = s.t3 = (uint64_t)INT64_MIN;
+	ck_assert_int_eq(xp_clock_estimate(&s, 1, &e), 0);
+	ck_assert_int_eq(e.offset_ns, INT64_MIN);
+}
+END_TEST
+
 START_TEST(test_inconsistent_skipped)
 {
 	struct xp_clock_sample s[2] = {
@@ -94,8 +108,11 @@ START_TEST(test_delay_bias_and_clamp)
 	ck_assert_uint_eq(neg, 0);
 	ck_assert_uint_eq(xp_owd_delay(100, 0, 400, 250, &neg), 0);
 	ck_assert_uint_eq(neg, 1);
-	/* clocks far apart (a lead of days) */
-	ck_assert_uint_eq(xp_owd_delay(86400000000000ull + 77, 0, 86400000000000ll, 0, &neg), 77);
+	/* clocks far apart (a lead of days), and a lead behind */
+	ck_assert_uint_eq(xp_owd_delay(86400000000000ull + 77, 0, 86400000000000ull, 0, &neg), 77);
+	ck_assert_uint_eq(xp_owd_delay(1000, 5000, (uint64_t)-4500ll, 0, &neg), 500);
+	/* whatever a hostile peer sent: no overflow, only a value */
+	xp_owd_delay(0, UINT64_MAX, (uint64_t)INT64_MIN, UINT64_MAX, &neg);
 }
 END_TEST
 
@@ -179,6 +196,7 @@ static Suite *owd_suite(void)
 	tcase_add_test(tc, test_symmetric_exact);
 	tcase_add_test(tc, test_asymmetric_within_bound);
 	tcase_add_test(tc, test_inconsistent_skipped);
+	tcase_add_test(tc, test_extreme_stamps);
 	tcase_add_test(tc, test_delay_bias_and_clamp);
 	tcase_add_test(tc, test_wire_clock_ready_hist);
 	tcase_add_test(tc, test_wire_defaults);

@@ -71,17 +71,17 @@ void xp_owd_udp(struct xp_worker *w, uint64_t rx, uint64_t tx)
 {
 	struct xp_hist *h = w->run->role == XP_ROLE_SERVER ? w->owd->fwd : w->owd->ret;
 
-	xp_hist_add(h, xp_owd_delay(rx, tx, -w->run->owd_peer_lead_ns, w->run->owd_bias_ns,
-				    &w->owd->neg));
+	xp_hist_add(h, xp_owd_delay(rx, tx, 0 - (uint64_t)w->run->owd_peer_lead_ns,
+				    w->run->owd_bias_ns, &w->owd->neg));
 }
 
 void xp_owd_rr(struct xp_worker *w, const uint8_t *stamps, uint64_t t1, uint64_t t4)
 {
 	uint64_t t2 = xp_get64(stamps), t3 = xp_get64(stamps + 8), bias = w->run->owd_bias_ns;
-	int64_t lead = w->run->owd_peer_lead_ns;
+	uint64_t lead = (uint64_t)w->run->owd_peer_lead_ns;
 
 	xp_hist_add(w->owd->fwd, xp_owd_delay(t2, t1, lead, bias, &w->owd->neg));
-	xp_hist_add(w->owd->ret, xp_owd_delay(t4, t3, -lead, bias, &w->owd->neg));
+	xp_hist_add(w->owd->ret, xp_owd_delay(t4, t3, 0 - lead, bias, &w->owd->neg));
 	xp_hist_add(w->owd->srv, t3 >= t2 ? t3 - t2 : 0);
 }
 
