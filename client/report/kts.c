@@ -29,6 +29,12 @@ static const struct xp_owd *split(const struct xp_client_result *r)
 	return r->owd && r->owd->sum->k[0] ? r->owd->sum : NULL;
 }
 
+static const char *nic_hw(int hw)
+{
+	return hw > 0 ? "offered (not enabled: that needs SIOCSHWTSTAMP on the NIC)" :
+	       hw == 0 ? "not offered" : "unknown";
+}
+
 static double sum_of_means(const struct xp_owd *s)
 {
 	double sum = 0;
@@ -60,9 +66,10 @@ void xp_report_kts_human(FILE *f, const struct xp_opts *o, const struct xp_clien
 	if (!s)
 		return;
 	fprintf(f, "  kernel   software timestamps split %llu transactions (%llu without every "
-		"stamp); hardware stamps: %llu%s\n", (unsigned long long)xp_hist_count(s->k[0]),
-		(unsigned long long)s->k_missing, (unsigned long long)s->k_hw,
-		s->k_hw ? " (on the NIC's clock: counted, not used)" : " (none offered)");
+		"stamp); client device %s: hardware stamps %s, %llu given%s\n",
+		(unsigned long long)xp_hist_count(s->k[0]), (unsigned long long)s->k_missing,
+		s->nic[0] ? s->nic : "unknown", nic_hw(s->nic_hw), (unsigned long long)s->k_hw,
+		s->k_hw ? " (on the NIC's clock: counted, not used)" : "");
 	for (i = 0; i < XP_KTS_NPARTS; i++)
 		human_part(f, parts[i].human, o, s->k[i]);
 	sum = sum_of_means(s);
@@ -100,6 +107,9 @@ void xp_report_kts_json(struct xp_json *j, const struct xp_opts *o,
 	xp_json_u64(j, "transactions", xp_hist_count(s->k[0]));
 	xp_json_u64(j, "incomplete", s->k_missing);
 	xp_json_u64(j, "hardware_stamps", s->k_hw);
+	xp_json_str_val(j, "client_device", s->nic);
+	xp_json_str_val(j, "client_device_hardware",
+			s->nic_hw > 0 ? "offered" : s->nic_hw == 0 ? "not_offered" : "unknown");
 	for (i = 0; i < XP_KTS_NPARTS; i++)
 		json_part(j, parts[i].key, s->k[i]);
 	xp_json_dbl(j, "sum_of_means_us", sum_of_means(s) / 1e3);

@@ -3,6 +3,13 @@
 #include "common/engine/kts.h"
 
 #include <errno.h>
+#include <ifaddrs.h>
+#include <linux/ethtool.h>
+#include <linux/sockios.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <sys/ioctl.h>
 #include <linux/errqueue.h>
 #include <linux/net_tstamp.h>
 #include <string.h>
@@ -29,6 +36,50 @@ int xp_kts_enable(int fd)
 		SOF_TIMESTAMPING_OPT_TSONLY;
 
 	return setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPING, &v, sizeof(v));
+}
+
+static int same_addr(const struct sockaddr *a, const struct sockaddr_storage *b)
+{
+	const struct sockaddr_in6 *b6 = (const void *)b;
+
+	if (a->sa_family == AF_INET && b->ss_family == AF_INET)
+		return !memcmp(&((const struct sockaddr_in *)(const void *)a)->sin_addr,
+			       &((const struct sockaddr_in *)(const void *)b)->sin_addr, 4);
+	if (a->sa_family == AF_INET && b->ss_family == AF_INET6 &&
+	    IN6_IS_ADDR_V4MAPPED(&b6->sin6_addr))
+		return !memcmp(&((const struct sockaddr_in *)(const void *)a)->sin_addr,
+			       &b6->sin6_addr.s6_addr[12], 4);
+	return a->sa_family == AF_INET6 && b->ss_family == AF_INET6 &&
+	       !memcmp(&((const struct sockaddr_in6 *)(const void *)a)->sin6_addr,
+		       &b6->sin6_addr, 16);
+}
+
+int xp_kts_nic(int fd, char *ifname, size_t len)
+{
+	struct sockaddr_storage local;
+	socklen_t sl = sizeof(local);
+	struct ethtool_ts_info info = { .cmd = ETHTOOL_GET_TS_INFO };
+	struct ifaddrs *all, *i;
+	struct ifreq ifr;
+	uint32_t both = SOF_TIMESTAMPING_TX_HARDWARE | SOF_TIMESTAMPING_RX_HARDWARE;
+
+	ifname[0] = '\0';
+	if (getsockname(fd, (struct sockaddr *)&local, &sl) || getifaddrs(&all))
+		return -1;
+	for (i = all; i; i = i->ifa_next)
+		if (i->ifa_addr && same_addr(i->ifa_addr, &local)) {
+			snprintf(ifname, len, "%s", i->ifa_name);
+			break;
+		}
+	freeifaddrs(all);
+	if (!ifname[0])
+		return -1;
+	memset(&ifr, 0, sizeof(ifr));
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
+	ifr.ifr_data = (void *)&info;
+	if (ioctl(fd, SIOCETHTOOL, &ifr))
+		return -1;
+	return (info.so_timestamping & both) == both;
 }
 
 static uint64_t ns_of(const struct timespec *t)

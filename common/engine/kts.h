@@ -16,6 +16,11 @@
 /* Ask for the stamps on fd.  0, or -1 with errno. */
 int xp_kts_enable(int fd);
 
+/* The device fd's local address is on (ifname, "" when none is found), and
+ * whether it offers hardware timestamps both ways (1), not (0), or does
+ * not say (-1: ETHTOOL_GET_TS_INFO failed). */
+int xp_kts_nic(int fd, char *ifname, size_t len);
+
 /* recv(2) that also returns the kernel's receive time of the last
  * segment read (*rx, 0 when none came) and whether a hardware stamp came
  * too (*hw += 1). */

@@ -3,6 +3,7 @@
 #include "common/engine/owd.h"
 
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "common/clock.h"
@@ -63,6 +64,10 @@ void xp_owd_merge(struct xp_owd *dst, const struct xp_owd *src)
 	dst->neg += src->neg;
 	dst->k_missing += src->k_missing;
 	dst->k_hw += src->k_hw;
+	if (!dst->nic[0] && src->nic[0]) {
+		memcpy(dst->nic, src->nic, sizeof(dst->nic));
+		dst->nic_hw = src->nic_hw;
+	}
 	for (int i = 0; dst->k[0] && src->k[0] && i < XP_KTS_NPARTS; i++)
 		xp_hist_merge(dst->k[i], src->k[i]);
 }

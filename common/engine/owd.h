@@ -32,6 +32,8 @@ struct xp_owd {
 	struct xp_hist *k[XP_KTS_NPARTS]; /* --kernel-timestamps, else NULL */
 	uint64_t k_missing;  /* transactions without every stamp */
 	uint64_t k_hw;       /* hardware stamps the kernel gave (counted, not used) */
+	char nic[16];        /* client: the device of its first flow ("": unknown) */
+	int nic_hw;          /* ... offers hardware stamps: 1, not 0, unknown -1 */
 };
 
 /* kernel: with the kernel-timestamp histograms. */
