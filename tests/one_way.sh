@@ -73,6 +73,13 @@ grep -q "kernel   sum of the parts' means" "$TMP/kts.txt" && ! grep -q "one-way"
 "$XPERF" -t TCP_RR -l 0.3 -J >"$TMP/plain.json" 2>&1 || fail "plain TCP_RR"
 check "$TMP/plain.json" '"one_way" not in e' "TCP_RR without --one-way has one_way"
 
+# a hostile client of the clock exchange, then the server still serves
+start_server
+python3 "$srcdir/tests/hostile/clock_peer.py" "$PORT" || fail "the clock exchange's hostile client"
+"$XPERF" -c 127.0.0.1 -p "$PORT" -t TCP_RR -l 0.3 -m 16 --one-way >"$TMP/after.txt" 2>&1 ||
+	fail "TCP_RR --one-way after the hostile client: $(cat "$TMP/after.txt")"
+stop_server
+
 # usage errors: exit 2 and one line naming the option
 usage() { # WHAT ARGS...
 	what=$1
