@@ -90,13 +90,6 @@ void xp_owd_rr(struct xp_worker *w, const uint8_t *stamps, uint64_t t1, uint64_t
 	xp_hist_add(w->owd->srv, t3 >= t2 ? t3 - t2 : 0);
 }
 
-void xp_owd_rr_rtt(struct xp_worker *w, const uint8_t *stamps, uint64_t rtt)
-{
-	uint64_t t4 = xp_owd_now();
-
-	xp_owd_rr(w, stamps, t4 - rtt, t4);
-}
-
 uint64_t xp_owd_stamp(uint8_t *stamps, uint64_t t2)
 {
 	uint64_t t3 = xp_owd_now();

@@ -52,8 +52,6 @@ void xp_owd_udp(struct xp_worker *w, uint64_t rx, uint64_t tx);
  * the forward and return delays and the server's hold from the
  * response's stamps (XP_STAMP_RSP_LEN bytes, proto/msg.h). */
 void xp_owd_rr(struct xp_worker *w, const uint8_t *stamps, uint64_t t1, uint64_t t4);
-/* The same, in now, sent a round trip rtt (monotonic) ago: t1 = t4 - rtt. */
-void xp_owd_rr_rtt(struct xp_worker *w, const uint8_t *stamps, uint64_t rtt);
 /* An RR server's response about to leave: its stamps, the request in at
  * t2 (its clock) and now. */
 uint64_t xp_owd_stamp(uint8_t *stamps, uint64_t t2); /* returns t3 */

@@ -25,6 +25,7 @@ struct udp_rr_state {
 	uint64_t seq;       /* next request id */
 	uint64_t t0;        /* --rate: actual send of the scheduled request */
 	uint64_t *ring;     /* client: (issue time, id) per outstanding request */
+	uint64_t *sent_rt;  /* client --one-way: each slot's send, CLOCK_REALTIME */
 	uint32_t rcount;
 	uint8_t phase;      /* client: 2 while waiting for a --rate slot */
 };
@@ -79,6 +80,8 @@ static void rr_issue(struct xp_flow *f, uint32_t i)
 	us(f)->ring[2 * i + 1] = id;
 	us(f)->rcount++;
 	w->c.datagrams_sent++;
+	if (us(f)->sent_rt)
+		us(f)->sent_rt[i] = xp_owd_now();
 	n = xp_send(f->fd, w->txbuf, w->run->req, MSG_DONTWAIT);
 	if (n >= 0) {
 		w->c.bytes_sent += (uint64_t)n;
@@ -189,8 +192,8 @@ static void rr_io(struct xp_flow *f, uint32_t events)
 		if (i < 0)
 			continue; /* late answer to a timed-out request */
 		w->now = xp_now_ns();
-		if (w->owd) /* --one-way: stamps after the 8-byte id */
-			xp_owd_rr_rtt(w, (const uint8_t *)w->buf + 8, w->now - us(f)->ring[2 * i]);
+		if (us(f)->sent_rt) /* --one-way: stamps after the 8-byte id */
+			xp_owd_rr(w, (const uint8_t *)w->buf + 8, us(f)->sent_rt[i], xp_owd_now());
 		xp_hist_add(w->hist, w->now - us(f)->ring[2 * i]);
 		if (w->raw_hist)
 			xp_hist_add(w->raw_hist, w->now - us(f)->t0);
@@ -210,7 +213,9 @@ static void rr_add(struct xp_flow *f)
 
 	f->on_io = rr_io;
 	us(f)->ring = malloc(2 * n * sizeof(*us(f)->ring));
-	if (!us(f)->ring) {
+	if (f->w->owd)
+		us(f)->sent_rt = malloc(n * sizeof(*us(f)->sent_rt));
+	if (!us(f)->ring || (f->w->owd && !us(f)->sent_rt)) {
 		xp_flow_fail(f, ENOMEM);
 		return;
 	}
@@ -315,6 +320,8 @@ static void rrs_stop(struct xp_flow *f)
 static void rr_close(struct xp_flow *f)
 {
 	free(us(f)->ring);
+	free(us(f)->sent_rt);
+	us(f)->sent_rt = NULL;
 	us(f)->ring = NULL;
 }
 
