@@ -26,7 +26,6 @@
 #ifndef SCM_TIMESTAMPING
 #define SCM_TIMESTAMPING SO_TIMESTAMPING
 #endif
-#define DRAIN_MAX 64
 #define CTL_LEN 256 /* scm_timestamping and a sock_extended_err, aligned */
 
 int xp_kts_enable(int fd)
@@ -122,7 +121,7 @@ ssize_t xp_kts_recv(int fd, void *buf, size_t len, int flags, uint64_t *rx, uint
 	return n;
 }
 
-int xp_kts_drain(int fd, uint64_t *tx, uint64_t *hw)
+int xp_kts_drain(int fd, uint64_t *tx, uint64_t *hw, int max)
 {
 	union {
 		char b[CTL_LEN];
@@ -131,7 +130,7 @@ int xp_kts_drain(int fd, uint64_t *tx, uint64_t *hw)
 	char none;
 	int i, saved = errno;
 
-	for (i = 0; i < DRAIN_MAX; i++) {
+	for (i = 0; i < max; i++) {
 		struct iovec iov = { .iov_base = &none, .iov_len = sizeof(none) };
 		struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
 				     .msg_control = ctl.b, .msg_controllen = sizeof(ctl.b) };

@@ -26,10 +26,12 @@ int xp_kts_nic(int fd, char *ifname, size_t len);
  * too (*hw += 1). */
 ssize_t xp_kts_recv(int fd, void *buf, size_t len, int flags, uint64_t *rx, uint64_t *hw);
 
-/* Read the error queue (at most 64 entries, never blocking): *tx is the
+/* Read the error queue (at most max entries, never blocking): *tx is the
  * transmit time of the last one that carried a software stamp (left
- * alone when none did).  The number of entries read. */
-int xp_kts_drain(int fd, uint64_t *tx, uint64_t *hw);
+ * alone when none did).  The number of entries read: fewer than max when
+ * the queue is empty. */
+#define XP_KTS_DRAIN_ALL 64
+int xp_kts_drain(int fd, uint64_t *tx, uint64_t *hw, int max);
 
 /* A TCP_RR round trip in parts (common/engine/owd.h XP_KTS_*).  The
  * server's parts of a transaction come with the next response (its

@@ -38,6 +38,7 @@ struct st_state {
 	uint64_t t_issue; /* client: the request's issue (monotonic: the round trip) */
 	uint64_t t1, t2;  /* client: its send; server: the pending request's receipt */
 	uint64_t owed;    /* server: responses still to send */
+	uint32_t owe;     /* --kernel-timestamps: send calls whose stamps are not read */
 	uint8_t out;      /* client: a request is outstanding */
 	uint8_t hdr[XP_STAMP_KRSP_LEN]; /* the response's stamps (being sent or read) */
 	struct xp_kts_cli kc; /* --kernel-timestamps: client */
@@ -72,11 +73,34 @@ static ssize_t rx(struct xp_flow *f, size_t len, uint64_t *rx)
 	return xp_kts_recv(f->fd, w->buf, len, 0, rx, &w->owd->k_hw);
 }
 
-/* The error queue says a send went out (EPOLLERR): take its time. */
+/* Read the stamps of the sends made: max entries, one stamp per send
+ * call and most often one call a message, so one read and no second that
+ * finds the queue empty; then, while the last stamp read is older than
+ * the message's send (`floor`: a stamp came that no call was counted for,
+ * a retransmission's), one more, until the queue is empty. */
+static void drain(struct xp_flow *f, uint64_t *tx, int max, uint64_t floor)
+{
+	uint64_t *hw = &f->w->owd->k_hw;
+	int n = max ? xp_kts_drain(f->fd, tx, hw, max) : 0, k;
+
+	ss(f)->owe = n < max ? 0 : ss(f)->owe - (uint32_t)n;
+	for (k = 0; k < XP_KTS_DRAIN_ALL && *tx < floor && xp_kts_drain(f->fd, tx, hw, 1); k++)
+		;
+}
+
+/* The error queue says a send went out (EPOLLERR): take its time (all
+ * of the queue: EPOLLERR stays up while anything is in it). */
 static void tx_stamps(struct xp_flow *f, uint32_t events, uint64_t *tx)
 {
 	if (kernel(f->w) && (events & EPOLLERR))
-		xp_kts_drain(f->fd, tx, &f->w->owd->k_hw);
+		drain(f, tx, XP_KTS_DRAIN_ALL, 0);
+}
+
+/* A send call handed the kernel n bytes: a stamp will come. */
+static void sent_call(struct xp_flow *f, ssize_t n)
+{
+	if (n > 0 && kernel(f->w) && ss(f)->owe < XP_KTS_DRAIN_ALL)
+		ss(f)->owe++;
 }
 
 static void take_stamps(struct xp_flow *f)
@@ -122,6 +146,7 @@ static void cli_tx(struct xp_flow *f)
 		size_t want = ss(f)->txoff < w->txlen ? (size_t)ss(f)->txoff : w->txlen;
 		ssize_t n = xp_send(f->fd, w->txbuf, want, send_flags(w));
 
+		sent_call(f, n);
 		if (n > 0) {
 			ss(f)->txoff -= (uint64_t)n;
 			f->bytes += (uint64_t)n;
@@ -165,7 +190,7 @@ static void cli_done(struct xp_flow *f)
 	xp_hist_add(w->hist, now - ss(f)->t_issue);
 	xp_owd_rr(w, ss(f)->hdr, ss(f)->t1, t4);
 	if (kernel(w)) { /* the request's transmit time is in by now */
-		xp_kts_drain(f->fd, &ss(f)->kc.k1, &w->owd->k_hw);
+		drain(f, &ss(f)->kc.k1, (int)ss(f)->owe, ss(f)->t1);
 		xp_kts_cli_done(w->owd, &ss(f)->kc, t, now - ss(f)->t_issue,
 				ss(f)->hdr + XP_STAMP_RSP_LEN);
 	}
@@ -254,7 +279,7 @@ static ssize_t srv_send(struct xp_flow *f)
 		uint64_t t3 = xp_owd_stamp(ss(f)->hdr, ss(f)->t2);
 
 		if (kernel(w)) { /* the last response's transmit time is in by now */
-			xp_kts_drain(f->fd, &ss(f)->ks.stx, &w->owd->k_hw);
+			drain(f, &ss(f)->ks.stx, (int)ss(f)->owe, ss(f)->ks.p_t3);
 			xp_kts_srv_parts(&ss(f)->ks, ss(f)->hdr + XP_STAMP_RSP_LEN, ss(f)->t2, t3);
 		}
 	}
@@ -273,6 +298,7 @@ static void srv_flush(struct xp_flow *f)
 	while (ss(f)->owed) {
 		ssize_t n = srv_send(f);
 
+		sent_call(f, n);
 		if (n > 0) {
 			ss(f)->txoff += (uint64_t)n;
 			w->c.bytes_sent += (uint64_t)n;
