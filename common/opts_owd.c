@@ -33,8 +33,14 @@ static int owd_sizes(const struct xp_opts *o, const struct xp_test *t, struct xp
 
 static int validate_kts(const struct xp_opts *o, const struct xp_test *t, struct xp_err *err)
 {
-	if (t->udp || !t->rr || !t->persistent)
-		return xp_err_set(err, "--kernel-timestamps applies to TCP_RR, not %s", t->name);
+	if (!t->rr || !t->persistent)
+		return xp_err_set(err, "--kernel-timestamps applies to TCP_RR and UDP_RR, not %s",
+				  t->name);
+	if (t->udp && (xp_opts_req_size(o) < 8 || xp_opts_rsp_size(o) < XP_STAMP_UKRSP))
+		return xp_err_set(err, "--kernel-timestamps: a UDP_RR response carries the id "
+				  "and the server's stamps: -m at least 8 and -M (or -m without "
+				  "-M) at least %u, not %llu/%llu", XP_STAMP_UKRSP,
+				  (ull)xp_opts_req_size(o), (ull)xp_opts_rsp_size(o));
 	if (o->burst > 1 || o->tps)
 		return xp_err_set(err, "--kernel-timestamps times one request outstanding per "
 				  "flow: not with --burst or --rate");

@@ -139,6 +139,9 @@ struct xp_msg_setup_ok {
  * server's kernel receipt -> app read and app send -> kernel transmit, ns
  * (all ones: not known) */
 #define XP_STAMP_KRSP_LEN 32u
+/* UDP_RR with XP_STAMP_KERNEL: the id, t2, t3, then the id of the
+ * server's previous response and its parts (common/engine/kts.h) */
+#define XP_STAMP_UKRSP 48u
 #define XP_CLOCK_MAX 64       /* CLOCK exchanges a server answers per test */
 
 /* CLOCK carries t1 (the client's send time), CLOCK_OK t1 back with t2 and

@@ -26,9 +26,12 @@ int xp_session_check_stamps(const struct xp_msg_setup *p, struct xp_err *err)
 	if (!p->stamps)
 		return 0;
 	if ((p->stamps & XP_STAMP_KERNEL) &&
-	    (t->udp || !t->rr || !t->persistent || p->rsp_size < XP_STAMP_KRSP_LEN))
-		return xp_err_set(err, "kernel timestamps apply to TCP_RR with %u-byte responses",
-				  XP_STAMP_KRSP_LEN);
+	    (!t->rr || !t->persistent || p->burst > 1 ||
+	     p->rsp_size < (t->udp ? XP_STAMP_UKRSP : XP_STAMP_KRSP_LEN) ||
+	     (t->udp && p->req_size < 8)))
+		return xp_err_set(err, "kernel timestamps apply to TCP_RR with %u-byte and "
+				  "UDP_RR with %u-byte responses, one request outstanding",
+				  XP_STAMP_KRSP_LEN, XP_STAMP_UKRSP);
 	if (!t->udp && t->rr && t->persistent) {
 		if (p->rsp_size < XP_STAMP_RSP_LEN || p->burst > 1)
 			return xp_err_set(err, "one-way stamps need %u-byte responses and "

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # --kernel-timestamps and --one-way between two network namespaces joined
 # by a veth pair (one host, so one clock): the kernel-timestamp parts of
-# TCP_RR add up to the application's round trip of the same transactions
+# TCP_RR and UDP_RR add up to the application's round trip of the same transactions
 # (sum of the means within 1 % + 1 us: the parts are read off
 # CLOCK_REALTIME, the round trip off CLOCK_MONOTONIC, a few tens of ns
 # apart) and cover nearly every transaction; the one-way offset is 0
@@ -56,6 +56,8 @@ check "$TMP/kts.json" 'abs(e["one_way"]["forward_us"]["mean"] + e["one_way"]["se
 cli kts4 -t TCP_RR -m 1 -M 100 -P 4 -T 2 --kernel-timestamps
 split_check "$TMP/kts4.json" "TCP_RR -P 4 -T 2 over veth (epoll)"
 check "$TMP/kts4.json" '"one_way" not in e' "--kernel-timestamps alone reports one_way"
+cli ukts -t UDP_RR -m 48 --kernel-timestamps --one-way
+split_check "$TMP/ukts.json" "UDP_RR over veth"
 cli owd -t UDP_RR -m 24 --one-way
 check "$TMP/owd.json" 'abs(e["one_way"]["clock_offset_us"]) <= e["one_way"]["clock_offset_uncertainty_us"] and abs(e["one_way"]["forward_us"]["mean"] + e["one_way"]["server_hold_us"]["mean"] + e["one_way"]["return_us"]["mean"] - e["one_way"]["round_trip_mean_us"]) <= 0.05 * e["one_way"]["round_trip_mean_us"] + 5' \
 	"UDP_RR --one-way over veth"

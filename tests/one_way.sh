@@ -64,6 +64,10 @@ grep -q "one-way  clock offset (server - client)" "$TMP/us.txt" &&
 	fail "TCP_RR --kernel-timestamps: $(cat "$TMP/err")"
 check "$TMP/kts.json" 'e["kernel_timestamps"]["transactions"] >= 0.99 * e["rr"]["transactions"] - 2 and abs(e["kernel_timestamps"]["sum_of_means_us"] - e["kernel_timestamps"]["round_trip_us"]["mean"]) <= 0.01 * e["kernel_timestamps"]["round_trip_us"]["mean"] + 1' \
 	"TCP_RR --kernel-timestamps: the parts do not add up to the round trip"
+"$XPERF" -t UDP_RR -l 1 -m 8 -M 48 --kernel-timestamps -J >"$TMP/ukts.json" 2>"$TMP/err" ||
+	fail "UDP_RR --kernel-timestamps: $(cat "$TMP/err")"
+check "$TMP/ukts.json" 'e["kernel_timestamps"]["transactions"] >= 0.99 * e["rr"]["transactions"] - 2 and abs(e["kernel_timestamps"]["sum_of_means_us"] - e["kernel_timestamps"]["round_trip_us"]["mean"]) <= 0.01 * e["kernel_timestamps"]["round_trip_us"]["mean"] + 1' \
+	"UDP_RR --kernel-timestamps: the parts do not add up to the round trip"
 "$XPERF" -t TCP_RR -l 0.3 -m 32 --kernel-timestamps >"$TMP/kts.txt" 2>&1 || fail "--kernel-timestamps human"
 grep -q "kernel   sum of the parts' means" "$TMP/kts.txt" && ! grep -q "one-way" "$TMP/kts.txt" ||
 	{ cat "$TMP/kts.txt" >&2; fail "--kernel-timestamps: the human report"; }
@@ -100,7 +104,8 @@ usage "TCP_RR --rate" -t TCP_RR -l 1 -m 16 --rate 100 --one-way
 usage "UDP_STREAM --bidir" -t UDP_STREAM -l 1 --bidir --one-way
 OPT=--kernel-timestamps
 usage "--kernel-timestamps -M 16" -t TCP_RR -l 1 -m 16 --kernel-timestamps
-usage "--kernel-timestamps UDP_RR" -t UDP_RR -l 1 -m 32 --kernel-timestamps
+usage "--kernel-timestamps UDP_RR -M 32" -t UDP_RR -l 1 -m 32 --kernel-timestamps
+usage "--kernel-timestamps UDP_RR --burst" -t UDP_RR -l 1 -m 48 --burst 2 --kernel-timestamps
 usage "--kernel-timestamps TCP_STREAM" -t TCP_STREAM -l 1 --kernel-timestamps
 usage "--kernel-timestamps --burst" -t TCP_RR -l 1 -m 32 --burst 4 --kernel-timestamps
 "$XPERF" -s --one-way >"$TMP/u.out" 2>&1

@@ -12,12 +12,15 @@
 #include <sys/ioctl.h>
 #include <linux/errqueue.h>
 #include <linux/net_tstamp.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <time.h>
 
 #include "common/clock.h"
 #include "common/engine/owd.h"
+#include "common/engine/worker.h"
 #include "proto/be.h"
 
 #ifndef SO_TIMESTAMPING
@@ -79,6 +82,12 @@ int xp_kts_nic(int fd, char *ifname, size_t len)
 	if (ioctl(fd, SIOCETHTOOL, &ifr))
 		return -1;
 	return (info.so_timestamping & both) == both;
+}
+
+void xp_kts_note_nic(struct xp_worker *w, int fd)
+{
+	if (w->run->role == XP_ROLE_CLIENT && !w->owd->nic[0])
+		w->owd->nic_hw = xp_kts_nic(fd, w->owd->nic, sizeof(w->owd->nic));
 }
 
 static uint64_t ns_of(const struct timespec *t)
@@ -199,4 +208,78 @@ void xp_kts_srv_parts(struct xp_kts_srv *k, uint8_t *out, uint64_t t2, uint64_t 
 	k->p_t2 = t2;
 	k->p_t3 = t3;
 	k->stx = k->srx = 0;
+}
+
+struct xp_kts_udp {
+	struct xp_kts_cli kc;
+	struct xp_kts_srv ks;
+	uint64_t rx;      /* the last datagram's kernel receipt */
+	uint64_t tx;      /* the last kernel transmit read from the error queue */
+	uint64_t prev_id; /* the id of the previous response (client: its own) */
+};
+
+struct xp_kts_udp *xp_kts_udp_new(int fd)
+{
+	struct xp_kts_udp *u;
+
+	if (xp_kts_enable(fd))
+		return NULL;
+	u = calloc(1, sizeof(*u));
+	if (!u)
+		errno = ENOMEM;
+	return u;
+}
+
+void xp_kts_udp_free(struct xp_kts_udp *u)
+{
+	free(u);
+}
+
+ssize_t xp_kts_udp_recv(struct xp_kts_udp *u, struct xp_worker *w, int fd, void *buf, size_t len)
+{
+	return xp_kts_recv(fd, buf, len, 0, &u->rx, &w->owd->k_hw);
+}
+
+void xp_kts_udp_errq(struct xp_kts_udp *u, struct xp_worker *w, int fd, uint32_t events)
+{
+	if (events & EPOLLERR)
+		xp_kts_drain(fd, &u->tx, &w->owd->k_hw, XP_KTS_DRAIN_ALL);
+}
+
+/* The stamps of the datagrams sent, one by one, until the last read is
+ * not older than floor (its own send) or none is left. */
+static void drain_to(struct xp_kts_udp *u, struct xp_worker *w, int fd, uint64_t floor)
+{
+	int k;
+
+	for (k = 0; k < XP_KTS_DRAIN_ALL && u->tx < floor &&
+		    xp_kts_drain(fd, &u->tx, &w->owd->k_hw, 1); k++)
+		;
+}
+
+void xp_kts_udp_done(struct xp_kts_udp *u, struct xp_worker *w, int fd, const uint8_t *rsp,
+		     uint64_t t1, uint64_t rtt)
+{
+	uint64_t t[4] = { t1, xp_get64(rsp + 8), xp_get64(rsp + 16), xp_owd_now() };
+
+	drain_to(u, w, fd, t1);
+	u->kc.k1 = u->tx >= t1 ? u->tx : 0;
+	u->kc.crx = u->rx;
+	if (u->kc.p_ok && xp_get64(rsp + 24) != u->prev_id) { /* the server's previous
+								* answered another request */
+		u->kc.p_ok = 0;
+		w->owd->k_missing++;
+	}
+	xp_kts_cli_done(w->owd, &u->kc, t, rtt, rsp + 32);
+	u->prev_id = xp_get64(rsp);
+}
+
+void xp_kts_udp_stamp(struct xp_kts_udp *u, struct xp_worker *w, int fd, uint8_t *rsp)
+{
+	drain_to(u, w, fd, u->ks.p_t3);
+	u->ks.stx = u->ks.p_ok && u->tx >= u->ks.p_t3 ? u->tx : 0;
+	u->ks.srx = u->rx;
+	xp_put64(rsp + 24, u->prev_id);
+	xp_kts_srv_parts(&u->ks, rsp + 32, xp_get64(rsp + 8), xp_get64(rsp + 16));
+	u->prev_id = xp_get64(rsp);
 }

@@ -21,6 +21,10 @@ int xp_kts_enable(int fd);
  * not say (-1: ETHTOOL_GET_TS_INFO failed). */
 int xp_kts_nic(int fd, char *ifname, size_t len);
 
+/* The client's first flow: its device into w->owd, for the report. */
+struct xp_worker;
+void xp_kts_note_nic(struct xp_worker *w, int fd);
+
 /* recv(2) that also returns the kernel's receive time of the last
  * segment read (*rx, 0 when none came) and whether a hardware stamp came
  * too (*hw += 1). */
@@ -61,5 +65,26 @@ void xp_kts_cli_done(struct xp_owd *o, struct xp_kts_cli *k, const uint64_t t[4]
 /* Server, a response about to leave at t3 for the request read at t2:
  * bytes 16-31 of it, the previous transaction's parts. */
 void xp_kts_srv_parts(struct xp_kts_srv *k, uint8_t *out, uint64_t t2, uint64_t t3);
+
+/* UDP_RR (one request outstanding): the same split.  A response's bytes
+ * 24-47 (XP_STAMP_UKRSP, proto/msg.h) hold the id of the server's previous
+ * response on the flow and the server's parts of it, so a transaction
+ * whose response was lost is not completed with another's. */
+struct xp_kts_udp;
+struct xp_worker;
+/* Stamps asked for on fd; NULL with errno. */
+struct xp_kts_udp *xp_kts_udp_new(int fd);
+void xp_kts_udp_free(struct xp_kts_udp *u);
+/* recv(2), noting the datagram's kernel receive time. */
+ssize_t xp_kts_udp_recv(struct xp_kts_udp *u, struct xp_worker *w, int fd, void *buf, size_t len);
+/* EPOLLERR: the error queue has stamps; read them all. */
+void xp_kts_udp_errq(struct xp_kts_udp *u, struct xp_worker *w, int fd, uint32_t events);
+/* Client: the response rsp to the request sent at t1 (CLOCK_REALTIME) is
+ * in, rtt after its issue. */
+void xp_kts_udp_done(struct xp_kts_udp *u, struct xp_worker *w, int fd, const uint8_t *rsp,
+		     uint64_t t1, uint64_t rtt);
+/* Server: the response rsp, its id and t2, t3 in place, is about to
+ * leave: the previous one's parts into bytes 24-47. */
+void xp_kts_udp_stamp(struct xp_kts_udp *u, struct xp_worker *w, int fd, uint8_t *rsp);
 
 #endif

@@ -236,12 +236,10 @@ static void cli_io(struct xp_flow *f, uint32_t events)
 
 static void cli_add(struct xp_flow *f)
 {
-	struct xp_owd *o = f->w->owd;
-
 	f->on_io = cli_io;
 	take_stamps(f);
-	if (kernel(f->w) && !o->nic[0]) /* what the device offers, for the report */
-		o->nic_hw = xp_kts_nic(f->fd, o->nic, sizeof(o->nic));
+	if (kernel(f->w) && f->fd >= 0) /* what the device offers, for the report */
+		xp_kts_note_nic(f->w, f->fd);
 	if (f->fd >= 0 && xp_flow_watch(f, EPOLLIN))
 		xp_flow_fail(f, errno);
 }

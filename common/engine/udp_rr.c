@@ -13,10 +13,12 @@
 #include <sys/socket.h>
 
 #include "common/clock.h"
+#include "common/engine/kts.h"
 #include "common/engine/owd.h"
 #include "common/engine/udp.h"
 #include "common/engine/sysio.h"
 #include "proto/be.h"
+#include "proto/msg.h"
 
 #define MAX_SEGS XP_UDP_BATCH /* requests answered per wake-up */
 
@@ -26,6 +28,7 @@ struct udp_rr_state {
 	uint64_t t0;        /* --rate: actual send of the scheduled request */
 	uint64_t *ring;     /* client: (issue time, id) per outstanding request */
 	uint64_t *sent_rt;  /* client --one-way: each slot's send, CLOCK_REALTIME */
+	struct xp_kts_udp *kts; /* --kernel-timestamps (common/engine/kts.h) */
 	uint32_t rcount;
 	uint8_t phase;      /* client: 2 while waiting for a --rate slot */
 };
@@ -33,6 +36,30 @@ struct udp_rr_state {
 static struct udp_rr_state *us(struct xp_flow *f)
 {
 	return xp_flow_state(f);
+}
+
+/* recv(2); with kernel timestamps noting the datagram's receipt. */
+static ssize_t rr_recv(struct xp_flow *f)
+{
+	struct xp_worker *w = f->w;
+	struct udp_rr_state *u = xp_flow_state(f);
+
+	if (u->kts)
+		return xp_kts_udp_recv(u->kts, w, f->fd, w->buf, w->buflen);
+	return xp_recv(f->fd, w->buf, w->buflen, 0);
+}
+
+/* --kernel-timestamps: the stamps, asked for on the flow's socket. */
+static void rr_stamps(struct xp_flow *f)
+{
+	struct udp_rr_state *u = xp_flow_state(f);
+
+	if (!(f->w->run->stamps & XP_STAMP_KERNEL))
+		return;
+	if (!(u->kts = xp_kts_udp_new(f->fd)))
+		xp_flow_fail(f, errno);
+	else
+		xp_kts_note_nic(f->w, f->fd);
 }
 
 /* ---- UDP_RR client: ring slots of (issue time, id), one per outstanding ---- */
@@ -76,7 +103,9 @@ static void rr_issue(struct xp_flow *f, uint32_t i)
 	ssize_t n;
 
 	put_id((uint8_t *)w->txbuf, id, id_len(w->run));
-	us(f)->ring[2 * i] = w->now;
+	/* with stamps (never with --rate) the issue is now, by both clocks:
+	 * the time the last response's stamps took is not this one's trip */
+	us(f)->ring[2 * i] = us(f)->sent_rt ? xp_now_ns() : w->now;
 	us(f)->ring[2 * i + 1] = id;
 	us(f)->rcount++;
 	w->c.datagrams_sent++;
@@ -177,10 +206,12 @@ static void rr_io(struct xp_flow *f, uint32_t events)
 		w->now = us(f)->t0;
 		return;
 	}
+	if (us(f)->kts)
+		xp_kts_udp_errq(us(f)->kts, w, f->fd, events);
 	/* a bounded batch: in the worker's direct mode recv blocks, and the
 	 * worker must get back to its commands now and then */
 	for (int k = 0; k < 64 && f->fd >= 0; k++) {
-		ssize_t n = xp_recv(f->fd, w->buf, w->buflen, 0);
+		ssize_t n = rr_recv(f);
 		int i;
 
 		if (n < 0) {
@@ -194,6 +225,9 @@ static void rr_io(struct xp_flow *f, uint32_t events)
 		w->now = xp_now_ns();
 		if (us(f)->sent_rt) /* --one-way: stamps after the 8-byte id */
 			xp_owd_rr(w, (const uint8_t *)w->buf + 8, us(f)->sent_rt[i], xp_owd_now());
+		if (us(f)->kts)
+			xp_kts_udp_done(us(f)->kts, w, f->fd, (const uint8_t *)w->buf,
+					us(f)->sent_rt[i], w->now - us(f)->ring[2 * i]);
 		xp_hist_add(w->hist, w->now - us(f)->ring[2 * i]);
 		if (w->raw_hist)
 			xp_hist_add(w->raw_hist, w->now - us(f)->t0);
@@ -212,6 +246,9 @@ static void rr_add(struct xp_flow *f)
 	char b[64];
 
 	f->on_io = rr_io;
+	rr_stamps(f);
+	if (f->fd < 0)
+		return;
 	us(f)->ring = malloc(2 * n * sizeof(*us(f)->ring));
 	if (f->w->owd)
 		us(f)->sent_rt = malloc(n * sizeof(*us(f)->sent_rt));
@@ -275,9 +312,10 @@ static void rrs_io(struct xp_flow *f, uint32_t events)
 	struct xp_worker *w = f->w;
 	int i;
 
-	(void)events;
+	if (us(f)->kts)
+		xp_kts_udp_errq(us(f)->kts, w, f->fd, events);
 	for (i = 0; i < MAX_SEGS; i++) {
-		ssize_t n = xp_recv(f->fd, w->buf, w->buflen, 0), m; /* may block: direct mode */
+		ssize_t n = rr_recv(f), m; /* may block: direct mode */
 
 		if (n < 0) {
 			if (recv_failed(f))
@@ -292,6 +330,8 @@ static void rrs_io(struct xp_flow *f, uint32_t events)
 		w->c.bytes_received += (uint64_t)n;
 		if (w->owd) /* --one-way: t2 now, t3 as it leaves */
 			xp_owd_stamp((uint8_t *)w->buf + 8, xp_owd_now());
+		if (us(f)->kts)
+			xp_kts_udp_stamp(us(f)->kts, w, f->fd, (uint8_t *)w->buf);
 		m = xp_send(f->fd, w->buf, w->run->rsp, MSG_DONTWAIT);
 		if (m < 0) {
 			w->c.errors++;
@@ -307,7 +347,8 @@ static void rrs_io(struct xp_flow *f, uint32_t events)
 static void rrs_add(struct xp_flow *f)
 {
 	f->on_io = rrs_io;
-	if (xp_flow_watch(f, EPOLLIN))
+	rr_stamps(f);
+	if (f->fd >= 0 && xp_flow_watch(f, EPOLLIN))
 		xp_flow_fail(f, errno);
 }
 
@@ -322,6 +363,8 @@ static void rr_close(struct xp_flow *f)
 	free(us(f)->ring);
 	free(us(f)->sent_rt);
 	us(f)->sent_rt = NULL;
+	xp_kts_udp_free(us(f)->kts);
+	us(f)->kts = NULL;
 	us(f)->ring = NULL;
 }
 
@@ -343,5 +386,5 @@ const struct xp_side_ops xp_udp_rr_client = {
 
 const struct xp_side_ops xp_udp_rr_server = {
 	.state = sizeof(struct udp_rr_state),
-	.add = rrs_add, .stop = rrs_stop,
+	.add = rrs_add, .stop = rrs_stop, .close = rr_close,
 };
