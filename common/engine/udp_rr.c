@@ -38,8 +38,9 @@ static struct udp_rr_state *us(struct xp_flow *f)
 	return xp_flow_state(f);
 }
 
-/* recv(2); with kernel timestamps noting the datagram's receipt. */
-static ssize_t rr_recv(struct xp_flow *f)
+/* recv(2); with kernel timestamps noting the datagram's receipt (inline:
+ * the plain path is the per-transaction one). */
+static inline __attribute__((always_inline)) ssize_t rr_recv(struct xp_flow *f)
 {
 	struct xp_worker *w = f->w;
 	struct udp_rr_state *u = xp_flow_state(f);
@@ -47,6 +48,31 @@ static ssize_t rr_recv(struct xp_flow *f)
 	if (u->kts)
 		return xp_kts_udp_recv(u->kts, w, f->fd, w->buf, w->buflen);
 	return xp_recv(f->fd, w->buf, w->buflen, 0);
+}
+
+/* Client, --one-way or --kernel-timestamps: the response to slot i is
+ * in, its stamps after the 8-byte id. */
+static __attribute__((noinline, cold)) void rr_stamps_in(struct xp_flow *f, uint32_t i)
+{
+	struct xp_worker *w = f->w;
+	struct udp_rr_state *u = xp_flow_state(f);
+
+	xp_owd_rr(w, (const uint8_t *)w->buf + 8, u->sent_rt[i], xp_owd_now());
+	if (u->kts)
+		xp_kts_udp_done(u->kts, w, f->fd, (const uint8_t *)w->buf, u->sent_rt[i],
+				w->now - u->ring[2 * i]);
+}
+
+/* Server, the same: t2 now, t3 as the response leaves (and the kernel's
+ * parts of the previous one). */
+static __attribute__((noinline, cold)) void rrs_stamps_out(struct xp_flow *f)
+{
+	struct xp_worker *w = f->w;
+	struct udp_rr_state *u = xp_flow_state(f);
+
+	xp_owd_stamp((uint8_t *)w->buf + 8, xp_owd_now());
+	if (u->kts)
+		xp_kts_udp_stamp(u->kts, w, f->fd, (uint8_t *)w->buf);
 }
 
 /* --kernel-timestamps: the stamps, asked for on the flow's socket. */
@@ -94,6 +120,15 @@ static int recv_failed(struct xp_flow *f)
 	return 1;
 }
 
+/* With stamps (never with --rate) the issue is now, by both clocks: the
+ * time the last response's stamps took is not this one's trip.  Out of
+ * line: the plain path keeps its registers. */
+static __attribute__((noinline, cold)) void rr_stamp_issue(struct udp_rr_state *u, uint32_t i)
+{
+	u->ring[2 * i] = xp_now_ns();
+	u->sent_rt[i] = xp_owd_now();
+}
+
 /* Issue a request into slot i.  Every issued request counts as sent; one
  * the kernel refused will time out and count as lost. */
 static void rr_issue(struct xp_flow *f, uint32_t i)
@@ -103,14 +138,13 @@ static void rr_issue(struct xp_flow *f, uint32_t i)
 	ssize_t n;
 
 	put_id((uint8_t *)w->txbuf, id, id_len(w->run));
-	/* with stamps (never with --rate) the issue is now, by both clocks:
-	 * the time the last response's stamps took is not this one's trip */
-	us(f)->ring[2 * i] = us(f)->sent_rt ? xp_now_ns() : w->now;
+	if (__builtin_expect(us(f)->sent_rt != NULL, 0))
+		rr_stamp_issue(us(f), i);
+	else
+		us(f)->ring[2 * i] = w->now;
 	us(f)->ring[2 * i + 1] = id;
 	us(f)->rcount++;
 	w->c.datagrams_sent++;
-	if (us(f)->sent_rt)
-		us(f)->sent_rt[i] = xp_owd_now();
 	n = xp_send(f->fd, w->txbuf, w->run->req, MSG_DONTWAIT);
 	if (n >= 0) {
 		w->c.bytes_sent += (uint64_t)n;
@@ -223,11 +257,8 @@ static void rr_io(struct xp_flow *f, uint32_t events)
 		if (i < 0)
 			continue; /* late answer to a timed-out request */
 		w->now = xp_now_ns();
-		if (us(f)->sent_rt) /* --one-way: stamps after the 8-byte id */
-			xp_owd_rr(w, (const uint8_t *)w->buf + 8, us(f)->sent_rt[i], xp_owd_now());
-		if (us(f)->kts)
-			xp_kts_udp_done(us(f)->kts, w, f->fd, (const uint8_t *)w->buf,
-					us(f)->sent_rt[i], w->now - us(f)->ring[2 * i]);
+		if (__builtin_expect(us(f)->sent_rt != NULL, 0))
+			rr_stamps_in(f, (uint32_t)i);
 		xp_hist_add(w->hist, w->now - us(f)->ring[2 * i]);
 		if (w->raw_hist)
 			xp_hist_add(w->raw_hist, w->now - us(f)->t0);
@@ -328,10 +359,8 @@ static void rrs_io(struct xp_flow *f, uint32_t events)
 		}
 		w->c.datagrams_received++;
 		w->c.bytes_received += (uint64_t)n;
-		if (w->owd) /* --one-way: t2 now, t3 as it leaves */
-			xp_owd_stamp((uint8_t *)w->buf + 8, xp_owd_now());
-		if (us(f)->kts)
-			xp_kts_udp_stamp(us(f)->kts, w, f->fd, (uint8_t *)w->buf);
+		if (__builtin_expect(w->owd != NULL, 0))
+			rrs_stamps_out(f);
 		m = xp_send(f->fd, w->buf, w->run->rsp, MSG_DONTWAIT);
 		if (m < 0) {
 			w->c.errors++;
