@@ -27,11 +27,21 @@ ip -n "$B" link set xpk$$b up
 
 NS_EXEC="ip netns exec $B"
 start_server
+# A run the host stalled (a few transactions in 2 s: a virtual CPU not
+# scheduled for seconds, which the split shows as a stack time) is run
+# once more: its means and medians are one transaction's.
 cli() { # NAME ARGS...
 	name=$1
 	shift
-	ip netns exec "$A" "$XPERF" -c 10.232.0.2 -p "$PORT" -l 2 --json "$@" \
-		>"$TMP/$name.json" 2>"$TMP/$name.err" || { cat "$TMP/$name.err" >&2; fail "$name over veth"; }
+	for try in 1 2; do
+		ip netns exec "$A" "$XPERF" -c 10.232.0.2 -p "$PORT" -l 2 --json "$@" \
+			>"$TMP/$name.json" 2>"$TMP/$name.err" ||
+			{ cat "$TMP/$name.err" >&2; fail "$name over veth"; }
+		n=$(jget "$TMP/$name.json" end.rr.transactions)
+		[ "$n" -ge 1000 ] && return 0
+		echo "kernel_ts: $name: $n transactions in 2 s (the host stalled), once more"
+	done
+	fail "$name over veth: $n transactions in 2 s, twice"
 }
 
 split_check() { # FILE WHAT
