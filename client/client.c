@@ -22,7 +22,6 @@
 #include "common/live.h"
 #include "common/units.h"
 #include "common/sockpath.h"
-#include "common/engine/engines.h"
 #include "common/engine/pace.h"
 #include "client/client_path.h"
 #include "client/shape.h"
@@ -255,8 +254,7 @@ static void fill_run(struct client *cl)
 	r->fill_len = cl->fill_len;
 	r->note_mptcp = o->mptcp;
 	r->connect_timeout_ns = o->connect_timeout;
-	xp_run_set_stamps(r, (o->one_way ? XP_STAMP_ONE_WAY : 0) |
-			     (o->kernel_ts ? XP_STAMP_KERNEL : 0));
+	xp_cl_owd_run(cl);
 }
 
 /* The control connection leaves from -B's address and port and through
@@ -353,11 +351,9 @@ static int recv_result(struct client *cl, struct xp_client_result *r, struct xp_
 			return -1;
 		if (m->type == XP_MSG_FLOW)
 			xp_shape_remote_flow(r, &m->u.flow, cl->run.flows);
-		else if (m->type == XP_MSG_HIST) {
-			if (xp_cl_owd_hist(cl, r, &m->u.hist, err))
-				return -1;
-		}
-		else if (m->type != XP_MSG_DONE || !cl->server_senders)
+		else if (m->type == XP_MSG_HIST && xp_cl_owd_hist(cl, r, &m->u.hist, err))
+			return -1;
+		else if (m->type != XP_MSG_HIST && (m->type != XP_MSG_DONE || !cl->server_senders))
 			break;
 	}
 	if (m->type == XP_MSG_ERROR)
@@ -379,7 +375,8 @@ static int run_test(struct client *cl, struct xp_client_result *r, struct xp_err
 		cl->hooks->on_ready(cl->hooks->ctx);
 	memset(&m, 0, sizeof(m));
 	m.type = XP_MSG_READY;
-	if (xp_cl_owd_clock(cl, r, err) || xp_ctl_send(cl->ctl, &m, xp_cl_ms_left(cl, CTL_MS), cl->peer, err) ||
+	if (xp_cl_owd_clock(cl, r, err) ||
+	    xp_ctl_send(cl->ctl, &m, xp_cl_ms_left(cl, CTL_MS), cl->peer, err) ||
 	    xp_ctl_expect(cl->ctl, &m, XP_MSG_GO, xp_cl_ms_left(cl, CTL_MS), cl->who, err))
 		return -1;
 	/* heartbeats with a server that announced its own */

@@ -52,6 +52,7 @@ void xp_cl_join_workers(struct client *cl, int beating);
 /* --one-way (client/owd.c): the CLOCK exchanges before READY, their offset
  * into the run and to the server in OFFSET (nothing without stamps); the workers'
  * delays; the server's HIST pieces, decoded once RESULT is in. */
+void xp_cl_owd_run(struct client *cl); /* the run's stamps, from the options */
 int xp_cl_owd_clock(struct client *cl, struct xp_client_result *r, struct xp_err *err);
 void xp_cl_owd_collect(struct client *cl, struct xp_client_result *r);
 int xp_cl_owd_hist(struct client *cl, struct xp_client_result *r, const struct xp_msg_hist *h,

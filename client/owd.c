@@ -10,6 +10,13 @@
 #include "common/clock.h"
 #include "common/ctl.h"
 #include "common/hist_codec.h"
+#include "common/engine/engines.h"
+
+void xp_cl_owd_run(struct client *cl)
+{
+	xp_run_set_stamps(&cl->run, (cl->o->one_way ? XP_STAMP_ONE_WAY : 0) |
+				    (cl->o->kernel_ts ? XP_STAMP_KERNEL : 0));
+}
 
 /* One CLOCK exchange. */
 static int exchange(struct client *cl, struct xp_clock_sample *s, struct xp_err *err)
