@@ -94,6 +94,7 @@ static int send_setup(struct client *cl, struct xp_err *err)
 	m.u.setup.interval_ms = o->interval / XP_NS_PER_MS;
 	m.u.setup.interval_origin_ms = (xp_test(o->test)->rr ? xp_opts_warmup_ns(o) : o->omit) /
 				       XP_NS_PER_MS;
+	m.u.setup.stamps = cl->run.stamps;
 	return xp_ctl_send_min(cl->ctl, &m, XP_CTL_NETPERF_LEN, xp_cl_ms_left(cl, CTL_MS),
 			       cl->peer, err);
 }
@@ -139,6 +140,7 @@ static void fill_run(struct client *cl)
 	r->fill_len = cl->fill_len;
 	r->note_mptcp = o->mptcp;
 	r->connect_timeout_ns = o->connect_timeout;
+	xp_cl_owd_run(cl);
 }
 
 /* The control connection leaves from -B's address and port and through
@@ -245,6 +247,7 @@ static void collect(struct client *cl, struct xp_client_result *r,
 		r->direct |= w->direct;
 		xp_shape_collect(r, w);
 	}
+	xp_cl_owd_collect(cl, r);
 	if (r->local.warning[0])
 		snprintf(r->warning, sizeof(r->warning), "%s", r->local.warning);
 	r->threads = cl->g.n;
@@ -284,7 +287,9 @@ static int recv_result(struct client *cl, struct xp_client_result *r, struct xp_
 			xp_shape_remote_flow(r, &m->u.flow, cl->run.flows);
 		else if (m->type == XP_MSG_INTERVAL)
 			server_interval(r, &m->u.interval);
-		else if (m->type != XP_MSG_DONE || !cl->server_senders)
+		else if (m->type == XP_MSG_HIST && xp_cl_owd_hist(cl, r, &m->u.hist, err))
+			return -1;
+		else if (m->type != XP_MSG_HIST && (m->type != XP_MSG_DONE || !cl->server_senders))
 			break;
 	}
 	if (m->type == XP_MSG_ERROR)
@@ -306,7 +311,8 @@ static int run_test(struct client *cl, struct xp_client_result *r, struct xp_err
 		cl->hooks->on_ready(cl->hooks->ctx);
 	memset(&m, 0, sizeof(m));
 	m.type = XP_MSG_READY;
-	if (xp_ctl_send(cl->ctl, &m, xp_cl_ms_left(cl, CTL_MS), cl->peer, err) ||
+	if (xp_cl_owd_clock(cl, r, err) ||
+	    xp_ctl_send(cl->ctl, &m, xp_cl_ms_left(cl, CTL_MS), cl->peer, err) ||
 	    xp_ctl_expect(cl->ctl, &m, XP_MSG_GO, xp_cl_ms_left(cl, CTL_MS), cl->who, err))
 		return -1;
 	/* heartbeats with a server that announced its own */
@@ -344,7 +350,7 @@ static int run_test(struct client *cl, struct xp_client_result *r, struct xp_err
 	collect(cl, r, &a, &b);
 	if (!early && send_stop(cl, r->local.c.datagrams_sent, err))
 		return -1;
-	if (recv_result(cl, r, &m, err))
+	if (recv_result(cl, r, &m, err) || xp_cl_owd_finish(cl, r, err))
 		return -1;
 	r->remote = m.u.result;
 	xp_shape_sort(r);
@@ -369,6 +375,7 @@ static int setup(struct client *cl, struct xp_err *err)
 	cl->run.cookie = m.u.setup_ok.cookie;
 	cl->server_hb_ms = m.u.setup_ok.heartbeat_ms;
 	cl->padded_hello = m.u.setup_ok.padded_hello == 1;
+	cl->server_clock = m.u.setup_ok.clock == 1;
 	if (m.u.setup_ok.data_port > 65535)
 		return xp_err_set(err, "%s: data port %llu out of range", cl->who,
 				  (unsigned long long)m.u.setup_ok.data_port);
@@ -527,4 +534,5 @@ void xp_client_result_free(struct xp_client_result *r)
 	xp_hist_free(r->hist);
 	xp_hist_free(r->raw_hist);
 	r->hist = r->raw_hist = NULL;
+	xp_owd_result_free(r);
 }

@@ -14,6 +14,8 @@
 
 #define XP_WARNINGS_MAX 8
 
+struct xp_owd_result;
+
 struct xp_client_result {
 	int test;
 	char server[96];          /* "10.0.0.2:5310" */
@@ -48,6 +50,7 @@ struct xp_client_result {
 	/* impossible figures from the server (client/verify.h) */
 	char warnings[XP_WARNINGS_MAX][XP_ERR_MAX];
 	int nwarnings;
+	struct xp_owd_result *owd; /* --one-way (client/owd.h), else NULL */
 };
 
 /* Called on the client's control thread as the test goes (may be NULL). */

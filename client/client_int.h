@@ -9,6 +9,7 @@
 #include "client/client.h"
 #include "common/auth.h"
 #include "common/live.h"
+#include "client/owd.h"
 
 struct client {
 	char note[256];   /* a warning for the report when nothing worse happened */
@@ -30,6 +31,7 @@ struct client {
 	uint64_t deadline;          /* -l + warmups + --control-timeout from the start */
 	uint64_t server_hb_ms;      /* the server's heartbeats (SETUP_OK) */
 	int padded_hello;           /* the server reads padded data hellos (SETUP_OK) */
+	int server_clock;           /* ... and answers CLOCK (SETUP_OK) */
 	struct xp_live live;        /* heartbeats from GO to STOP */
 	uint8_t *fill;              /* --fill: the file's bytes (run.fill), or NULL */
 	size_t fill_len;
@@ -50,5 +52,14 @@ int xp_cl_wait_duration(struct client *cl, struct xp_client_result *r, struct xp
 /* The workers' end, heartbeats going on if beating (before STOP); a
  * silent server or the deadline aborts them. */
 void xp_cl_join_workers(struct client *cl, int beating);
+/* --one-way (client/owd.c): the CLOCK exchanges before READY, their offset
+ * into the run and to the server in OFFSET (nothing without stamps); the workers'
+ * delays; the server's HIST pieces, decoded once RESULT is in. */
+void xp_cl_owd_run(struct client *cl); /* the run's stamps, from the options */
+int xp_cl_owd_clock(struct client *cl, struct xp_client_result *r, struct xp_err *err);
+void xp_cl_owd_collect(struct client *cl, struct xp_client_result *r);
+int xp_cl_owd_hist(struct client *cl, struct xp_client_result *r, const struct xp_msg_hist *h,
+		   struct xp_err *err);
+int xp_cl_owd_finish(struct client *cl, struct xp_client_result *r, struct xp_err *err);
 
 #endif

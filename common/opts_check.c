@@ -308,7 +308,8 @@ int xp_opts_validate(struct xp_opts *o, unsigned flags, struct xp_err *err)
 		return validate_sides(o, err) ? -1 : xp_opts_validate_mixed(o, err);
 	if (xp_opts_validate_mixed(o, err) || validate_sides(o, err) || (!(flags & XP_OPTS_MATRIX) && validate_applies(o, err)) ||
 	    validate_tcp_opts(o, err) || validate_path(o, err) ||
-	    validate_report(o, err) || validate_fast_paths(o, err) || validate_reports(o, err))
+	    validate_report(o, err) || validate_fast_paths(o, err) || validate_reports(o, err) ||
+	    xp_opts_validate_owd(o, err))
 		return -1;
 	return validate_sizes(o, err);
 }

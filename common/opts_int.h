@@ -39,5 +39,7 @@ int xp_opts_validate(struct xp_opts *o, unsigned flags, struct xp_err *err);
 /* -t RRUL's options (common/opts_mixed.c): with RRUL, only the options it
  * takes, and sane values; with another test, none of RRUL's own. */
 int xp_opts_validate_mixed(const struct xp_opts *o, struct xp_err *err);
+/* --one-way (common/opts_owd.c). */
+int xp_opts_validate_owd(const struct xp_opts *o, struct xp_err *err);
 
 #endif

@@ -205,11 +205,13 @@ static int tests(struct xp_lab_cfg *c, size_t *used, struct xp_err *err)
 			return xp_err_set(err, "%s does not apply: the lab runs its own server "
 					  "and client", o->server ? "-s" : "-c");
 		if ((o->interval && !c->a.client_json) || o->json_stream || o->slo ||
-		    o->histogram || o->sweep.n || o->csv || o->plot || o->logfile || o->format)
+		    o->histogram || o->sweep.n || o->csv || o->plot || o->logfile || o->format ||
+		    o->one_way || o->kernel_ts)
 			return xp_err_set(err, "-i (but with --client-json), --json-stream, --slo, "
-					  "--histogram, --sweep, --csv, --logfile, -f and the "
-					  "test's --plot are not supported by xperf lab (its report "
-					  "is the comparison table; lab --plot draws it)");
+					  "--histogram, --sweep, --csv, --logfile, -f, --one-way, "
+					  "--kernel-timestamps and the test's --plot are not supported "
+					  "by xperf lab (its report is the comparison table; lab --plot "
+					  "draws it)");
 	}
 	c->ntests = n;
 	return n < 0 ? -1 : 0;

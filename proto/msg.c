@@ -74,6 +74,7 @@ static const struct field_desc setup_fields[] = {
 	U64(70, setup.heartbeat_ms),
 	U64(71, setup.interval_ms),
 	U64(72, setup.interval_origin_ms),
+	U64(90, setup.stamps),
 };
 
 static const struct field_desc setup_ok_fields[] = {
@@ -83,6 +84,25 @@ static const struct field_desc setup_ok_fields[] = {
 	U64(4, setup_ok.data_port),
 	U64(5, setup_ok.padded_hello),
 	U64(70, setup_ok.heartbeat_ms),
+	U64(90, setup_ok.clock),
+};
+
+/* The clock exchange before READY (one-way delays, PROTOCOL.md 8). */
+static const struct field_desc clock_fields[] = {
+	U64(1, clock.t1),
+	U64(2, clock.t2),
+	U64(3, clock.t3),
+};
+
+static const struct field_desc offset_fields[] = {
+	U64(1, offset.offset_ns),
+	U64(2, offset.bias_ns),
+};
+
+static const struct field_desc hist_fields[] = {
+	U64(1, hist.kind),
+	STR(2, hist.text),
+	U64(3, hist.clamped),
 };
 
 static const struct field_desc auth_nonce_fields[] = {
@@ -186,6 +206,10 @@ static const struct msg_desc msg_descs[] = {
 	[XP_MSG_MEASURE] = { "MEASURE", NULL, 0 },
 	[XP_MSG_DONE] = { "DONE", NULL, 0 },
 	[XP_MSG_INTERVAL] = TABLE("INTERVAL", interval_fields),
+	[XP_MSG_CLOCK] = TABLE("CLOCK", clock_fields),
+	[XP_MSG_CLOCK_OK] = TABLE("CLOCK_OK", clock_fields),
+	[XP_MSG_HIST] = TABLE("HIST", hist_fields),
+	[XP_MSG_OFFSET] = TABLE("OFFSET", offset_fields),
 	[XP_MSG_HEARTBEAT] = { "HEARTBEAT", NULL, 0 },
 	[XP_MSG_AUTH_HELLO] = TABLE("AUTH_HELLO", auth_nonce_fields),
 	[XP_MSG_AUTH_CHALLENGE] = TABLE("AUTH_CHALLENGE", auth_nonce_fields),

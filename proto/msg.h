@@ -37,7 +37,11 @@ enum xp_msg_type {
 	XP_MSG_MEASURE = 9,  /* client -> server: --omit is over, count from now */
 	XP_MSG_DONE = 10,    /* server -> client: its senders sent all of -n/-k */
 	XP_MSG_INTERVAL = 11, /* server -> client, before the FLOWs: one of its intervals */
-	/* 11..19 are left for other additions */
+	XP_MSG_CLOCK = 15,   /* client -> server, before READY: its send time */
+	XP_MSG_CLOCK_OK = 16, /* server -> client: that, its receive and send times */
+	XP_MSG_HIST = 17,    /* server -> client, before RESULT: a histogram piece */
+	XP_MSG_OFFSET = 18,  /* client -> server, after CLOCK: the offset it settled on */
+	/* 12..14 and 19 are left for other additions */
 	XP_MSG_HEARTBEAT = 20,      /* either way, during the test: still alive */
 	XP_MSG_AUTH_HELLO = 21,     /* client -> server, first: client nonce */
 	XP_MSG_AUTH_CHALLENGE = 22, /* server -> client: server nonce */
@@ -97,6 +101,7 @@ struct xp_msg_setup {
 	uint64_t interval_ms;  /* -i: the server reports its own intervals (INTERVAL), 0 none */
 	uint64_t interval_origin_ms; /* ... from this long after GO reaches the client
 				      * (its warm-up or --omit) */
+	uint64_t stamps;      /* XP_STAMP_* (proto/PROTOCOL.md section 11) */
 };
 
 #define XP_SETUP_F_SPIN 1u     /* workers poll instead of sleeping */
@@ -117,6 +122,54 @@ struct xp_msg_setup_ok {
 	uint64_t data_port; /* TCP data connections go here; 0: the server's port */
 	uint64_t heartbeat_ms; /* the server sends HEARTBEAT this often in the test, 0 never */
 	uint64_t padded_hello; /* 1: the server reads padded data hellos ("XPDP") */
+	uint64_t clock;       /* 1: the server answers CLOCK before READY */
+};
+
+#define XP_MSG_TEXT_MAX 8192 /* the agents' and HIST's long texts (not other strings) */
+
+/* SETUP stamps: what the data carries for one-way delays (proto/PROTOCOL.md section 11). */
+#define XP_STAMP_ONE_WAY 1u   /* TCP_RR/UDP_RR responses carry the server's
+			       * receive and send times; UDP bulk receivers
+			       * keep one-way delays */
+#define XP_STAMP_KERNEL 2u    /* TCP_RR: kernel timestamps at both ends; the
+			       * response carries the server's parts of the
+			       * previous transaction (XP_STAMP_KRSP_LEN) */
+#define XP_STAMP_ALL 3u
+/* TCP_RR and UDP_RR one-way: the response's first bytes (after a UDP_RR
+ * id of 8 bytes) hold the server's receive and send times, big-endian
+ * CLOCK_REALTIME ns. */
+#define XP_STAMP_RSP_LEN 16u
+/* ... with XP_STAMP_KERNEL then, for the previous transaction, the
+ * server's kernel receipt -> app read and app send -> kernel transmit, ns
+ * (all ones: not known) */
+#define XP_STAMP_KRSP_LEN 32u
+/* UDP_RR with XP_STAMP_KERNEL: the id, t2, t3, then the id of the
+ * server's previous response and its parts (common/engine/kts.h) */
+#define XP_STAMP_UKRSP 48u
+#define XP_CLOCK_MAX 64       /* CLOCK exchanges a server answers per test */
+
+/* CLOCK carries t1 (the client's send time), CLOCK_OK t1 back with t2 and
+ * t3, the server's receive and send times: CLOCK_REALTIME ns. */
+struct xp_msg_clock {
+	uint64_t t1, t2, t3;
+};
+
+/* OFFSET: the clock offset the client settled on (server - client,
+ * int64 in two's complement) and its uncertainty: each end keeps
+ * delay + bias_ns, which the offset's error cannot make negative, and the
+ * client takes bias_ns off what it reports. */
+struct xp_msg_offset {
+	uint64_t offset_ns;
+	uint64_t bias_ns;
+};
+
+/* HIST: a piece of one histogram's text (common/hist_codec.h); the pieces
+ * of one kind, in order, make the whole text. */
+#define XP_HIST_OWD_FWD 1 /* UDP bulk receiver: one-way delays, ns */
+struct xp_msg_hist {
+	uint64_t kind;
+	uint64_t clamped; /* delays below -bias_ns, kept as 0 (the first piece) */
+	char text[XP_MSG_TEXT_MAX + 1];
 };
 
 /* AUTH_HELLO and AUTH_CHALLENGE carry a nonce, AUTH_RESPONSE and AUTH_OK a
@@ -127,7 +180,6 @@ struct xp_msg_auth {
 	uint8_t mac[XP_MSG_AUTH_LEN];
 };
 
-#define XP_MSG_TEXT_MAX 8192 /* the agents' long texts (not other strings) */
 
 struct xp_msg_agent_run {
 	char target[XP_MSG_STR_MAX + 1]; /* the xperf server to test against */
@@ -180,6 +232,9 @@ struct xp_msg {
 		struct xp_msg_agent_run agent_run;
 		struct xp_msg_agent_data agent_data;
 		struct xp_msg_agent_end agent_end;
+		struct xp_msg_clock clock;    /* CLOCK and CLOCK_OK */
+		struct xp_msg_offset offset;
+		struct xp_msg_hist hist;
 	} u;              /* READY, GO, MEASURE, DONE and HEARTBEAT have empty bodies */
 };
 

@@ -159,7 +159,8 @@ int xp_srv_check_setup(const struct xp_server_cfg *c, const struct xp_msg_setup 
 	if ((p->flags & XP_SETUP_F_SPIN) && !c->allow_spin)
 		return xp_err_set(err, "--spin refused: this server does not let clients "
 				  "spin its CPUs (start it with --allow-spin)");
-	if (check_numbers(c, p, err) || xp_session_check_shape(p, err))
+	if (check_numbers(c, p, err) || xp_session_check_shape(p, err) ||
+	    xp_session_check_stamps(p, err))
 		return -1;
 	if (t->udp && t->rr && !p->rr_timeout_ms)
 		return xp_err_set(err, "UDP_RR timeout 0");

@@ -20,6 +20,7 @@
 #include "common/log.h"
 #include "common/sockpath.h"
 #include "common/units.h"
+#include "common/engine/engines.h"
 #include "common/engine/pace.h"
 #include "proto/hello.h"
 
@@ -71,6 +72,7 @@ static void fill_run(struct xp_session *s)
 	r->quota = p->quota;
 	r->quota_flows = xp_run_quota_flows(r, XP_ROLE_SERVER);
 	r->done_fd = -1;
+	xp_run_set_stamps(r, p->stamps);
 }
 
 /* The workers, without their threads and buffers: those come at READY,
@@ -239,8 +241,9 @@ static int wait_ready(struct xp_session *s, struct xp_msg *m, struct xp_err *err
 		if (rc == 0 || (rc > 0 && p[0].revents) || (rc < 0 && errno != EINTR))
 			break;
 	}
-	return xp_ctl_expect(s->ctl_fd, m, XP_MSG_READY, xp_now_ns() < end ?
-			     (int)((end - xp_now_ns()) / XP_NS_PER_MS) + 1 : 1, "client", err);
+	/* the CLOCK exchange (--one-way) comes once every flow is in */
+	return xp_session_expect_ready(s, m, xp_now_ns() < end ?
+				       (int)((end - xp_now_ns()) / XP_NS_PER_MS) + 1 : 1, err);
 }
 
 /* Setup: the SETUP was admitted; workers made, SETUP_OK out, flows in,
@@ -269,6 +272,7 @@ static int setup(struct xp_session *s, struct xp_err *err)
 	m.u.setup_ok.threads = (uint64_t)s->group.n;
 	m.u.setup_ok.heartbeat_ms = XP_HEARTBEAT_MS;
 	m.u.setup_ok.padded_hello = 1;
+	m.u.setup_ok.clock = 1;
 	xp_group_cpus(&s->group, 0, m.u.setup_ok.cpus, sizeof(m.u.setup_ok.cpus));
 	if (send_msg(s, &m, err) ||
 	    wait_ready(s, &m, err))
@@ -328,7 +332,7 @@ static int run(struct xp_session *s, struct xp_err *err)
 	xp_group_cmd(&s->group, XP_CMD_STOP);
 	join_beating(s, &live);
 	xp_cpu_snap(&b);
-	if (xp_session_iv_send(s, err) || send_flows(s, err))
+	if (xp_session_iv_send(s, err) || send_flows(s, err) || xp_session_send_owd(s, err))
 		return -1;
 	memset(&m, 0, sizeof(m));
 	m.type = XP_MSG_RESULT;

@@ -70,6 +70,14 @@ int xp_session_start(struct xp_session *s, struct xp_err *err);
 /* The test shape's part of SETUP (server/session_shape.c): --bidir,
  * -n/-k, --omit.  0, or -1 with err. */
 int xp_session_check_shape(const struct xp_msg_setup *p, struct xp_err *err);
+/* One-way delays (server/session_clock.c): SETUP's stamps checked; READY
+ * awaited, answering the client's CLOCK messages on the way, its offset
+ * taken into s->run; after the test the UDP receivers' one-way delays
+ * sent as HIST (nothing without stamps).  0, or -1 with err. */
+int xp_session_check_stamps(const struct xp_msg_setup *p, struct xp_err *err);
+int xp_session_expect_ready(struct xp_session *s, struct xp_msg *m, int timeout_ms,
+			    struct xp_err *err);
+int xp_session_send_owd(struct xp_session *s, struct xp_err *err);
 /* After GO: wait for STOP, taking MEASURE (--omit over: the workers and
  * the CPU snapshot `a` start again) and sending DONE once the server's
  * -n/-k senders are done.  0 at STOP, or -1 with err. */

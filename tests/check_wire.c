@@ -358,7 +358,7 @@ START_TEST(test_empty_bodies_and_missing_fields)
 	memset(&m, 0, sizeof(m));
 	m.type = XP_MSG_SETUP_OK;
 	n = xp_msg_encode(&m, buf, sizeof(buf));
-	ck_assert_uint_eq(n, XP_MSG_HDR_LEN + 5 * 12); /* cookie, threads, data_port, padded_hello, heartbeat_ms */
+	ck_assert_uint_eq(n, XP_MSG_HDR_LEN + 6 * 12); /* cookie, threads, data_port, padded_hello, heartbeat_ms, clock */
 	/* ...and accepted with length 0. */
 	n = XP_MSG_HDR_LEN + put_tlv(buf + XP_MSG_HDR_LEN, 3, 0, NULL);
 	put_hdr(buf, XP_PROTO_VERSION, XP_MSG_SETUP_OK, (uint32_t)n - 12);

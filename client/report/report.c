@@ -11,6 +11,7 @@
 #include "client/report/hist.h"
 #include "client/report/dir.h"
 #include "client/report/flows.h"
+#include "client/report/owd.h"
 #include "client/report/interval.h"
 #include "client/report/side.h"
 #include "common/json.h"
@@ -198,6 +199,7 @@ void xp_report_human(FILE *f, const struct xp_opts *o, const struct xp_client_re
 	else
 		xp_report_human_dirs(f, o, r);
 	xp_report_human_flows(f, r);
+	xp_report_owd_human(f, o, r);
 	if (is_udp(r->test) && is_rr(r->test))
 		human_udp_rr(f, r);
 	fprintf(f, "  cpu      client %.1f%% of a CPU (host %.1f%%), server %.1f%% (host "
@@ -482,6 +484,7 @@ void xp_report_json_end(struct xp_json *j, const struct xp_opts *o,
 		json_udp_rr(j, r);
 	if (!is_udp(r->test))
 		json_tcp(j, r);
+	xp_report_owd_json(j, o, r);
 	xp_json_obj_open(j, "cpu_utilization_percent");
 	xp_json_dbl(j, "host_total", (double)r->local.host_busy_ppm / 1e4);
 	xp_json_dbl(j, "remote_total", (double)r->remote.host_busy_ppm / 1e4);

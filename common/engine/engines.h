@@ -20,6 +20,10 @@ extern const struct xp_side_ops xp_crr_client, xp_crr_server;
 /* UDP (UDP_STREAM, UDP_RR). */
 extern const struct xp_side_ops xp_udp_tx, xp_udp_rx;
 extern const struct xp_side_ops xp_udp_rr_client, xp_udp_rr_server;
+/* TCP_RR carrying one-way stamps (common/engine/rr_stamp.c). */
+extern const struct xp_side_ops xp_rr_stamp_client, xp_rr_stamp_server;
+/* The run's stamps (SETUP's, XP_STAMP_*), and the engine they need. */
+void xp_run_set_stamps(struct xp_run *r, uint64_t stamps);
 /* Frees the worker's UDP batch buffers (w->mm). */
 void xp_udp_worker_free(struct xp_worker *w);
 

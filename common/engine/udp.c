@@ -27,6 +27,7 @@
 #include <time.h>
 
 #include "common/clock.h"
+#include "common/engine/owd.h"
 #include "common/engine/pace.h"
 #include "common/engine/seqwin.h"
 #include "common/engine/udp.h"
@@ -365,6 +366,8 @@ static void rx_datagram(struct xp_flow *f, const uint8_t *p, size_t seg, uint64_
 
 	if (seg >= XP_UDP_STAMP_LEN && rx_ns)
 		jitter_add(f, rx_ns, xp_get64(p + 8));
+	if (w->owd && seg >= XP_UDP_STAMP_LEN && rx_ns) /* --one-way */
+		xp_owd_udp(w, rx_ns, xp_get64(p + 8));
 	xp_seqwin_add(win, raw & ~XP_UDP_MEASURED);
 	if (!w->run->omit || (raw & XP_UDP_MEASURED)) {
 		w->c.bytes_received += seg;

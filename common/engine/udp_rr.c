@@ -18,9 +18,12 @@
 #include <sys/socket.h>
 
 #include "common/clock.h"
+#include "common/engine/kts.h"
+#include "common/engine/owd.h"
 #include "common/engine/udp.h"
 #include "common/engine/sysio.h"
 #include "proto/be.h"
+#include "proto/msg.h"
 
 #define MAX_SEGS XP_UDP_BATCH /* requests answered per wake-up */
 
@@ -29,6 +32,8 @@ struct udp_rr_state {
 	uint64_t seq;       /* next request id */
 	uint64_t t0;        /* --rate: actual send of the scheduled request */
 	uint64_t *ring;     /* client: (issue time, id) per outstanding request */
+	uint64_t *sent_rt;  /* client --one-way: each slot's send, CLOCK_REALTIME */
+	struct xp_kts_udp *kts; /* --kernel-timestamps (common/engine/kts.h) */
 	uint32_t rcount;
 	uint8_t phase;      /* client: 2 while waiting for a --rate slot */
 };
@@ -36,6 +41,56 @@ struct udp_rr_state {
 static struct udp_rr_state *us(struct xp_flow *f)
 {
 	return xp_flow_state(f);
+}
+
+/* recv(2); with kernel timestamps noting the datagram's receipt (inline:
+ * the plain path is the per-transaction one). */
+static inline __attribute__((always_inline)) ssize_t rr_recv(struct xp_flow *f)
+{
+	struct xp_worker *w = f->w;
+	struct udp_rr_state *u = xp_flow_state(f);
+
+	if (u->kts)
+		return xp_kts_udp_recv(u->kts, w, f->fd, w->buf, w->buflen);
+	return xp_recv(f->fd, w->buf, w->buflen, 0);
+}
+
+/* Client, --one-way or --kernel-timestamps: the response to slot i is
+ * in, its stamps after the 8-byte id. */
+static __attribute__((noinline, cold)) void rr_stamps_in(struct xp_flow *f, uint32_t i)
+{
+	struct xp_worker *w = f->w;
+	struct udp_rr_state *u = xp_flow_state(f);
+
+	xp_owd_rr(w, (const uint8_t *)w->buf + 8, u->sent_rt[i], xp_owd_now());
+	if (u->kts)
+		xp_kts_udp_done(u->kts, w, f->fd, (const uint8_t *)w->buf, u->sent_rt[i],
+				w->now - u->ring[2 * i]);
+}
+
+/* Server, the same: t2 now, t3 as the response leaves (and the kernel's
+ * parts of the previous one). */
+static __attribute__((noinline, cold)) void rrs_stamps_out(struct xp_flow *f)
+{
+	struct xp_worker *w = f->w;
+	struct udp_rr_state *u = xp_flow_state(f);
+
+	xp_owd_stamp((uint8_t *)w->buf + 8, xp_owd_now());
+	if (u->kts)
+		xp_kts_udp_stamp(u->kts, w, f->fd, (uint8_t *)w->buf);
+}
+
+/* --kernel-timestamps: the stamps, asked for on the flow's socket. */
+static void rr_stamps(struct xp_flow *f)
+{
+	struct udp_rr_state *u = xp_flow_state(f);
+
+	if (!(f->w->run->stamps & XP_STAMP_KERNEL))
+		return;
+	if (!(u->kts = xp_kts_udp_new(f->fd)))
+		xp_flow_fail(f, errno);
+	else
+		xp_kts_note_nic(f->w, f->fd);
 }
 
 /* ---- UDP_RR client: ring slots of (issue time, id), one per outstanding ---- */
@@ -70,6 +125,15 @@ static int recv_failed(struct xp_flow *f)
 	return 1;
 }
 
+/* With stamps (never with --rate) the issue is now, by both clocks: the
+ * time the last response's stamps took is not this one's trip.  Out of
+ * line: the plain path keeps its registers. */
+static __attribute__((noinline, cold)) void rr_stamp_issue(struct udp_rr_state *u, uint32_t i)
+{
+	u->ring[2 * i] = xp_now_ns();
+	u->sent_rt[i] = xp_owd_now();
+}
+
 /* Issue a request into slot i.  Every issued request counts as sent; one
  * the kernel refused will time out and count as lost. */
 static void rr_issue(struct xp_flow *f, uint32_t i)
@@ -79,7 +143,10 @@ static void rr_issue(struct xp_flow *f, uint32_t i)
 	ssize_t n;
 
 	put_id((uint8_t *)w->txbuf, id, id_len(w->run));
-	us(f)->ring[2 * i] = w->now;
+	if (__builtin_expect(us(f)->sent_rt != NULL, 0))
+		rr_stamp_issue(us(f), i);
+	else
+		us(f)->ring[2 * i] = w->now;
 	us(f)->ring[2 * i + 1] = id;
 	us(f)->rcount++;
 	w->c.datagrams_sent++;
@@ -178,10 +245,12 @@ static void rr_io(struct xp_flow *f, uint32_t events)
 		w->now = us(f)->t0;
 		return;
 	}
+	if (us(f)->kts)
+		xp_kts_udp_errq(us(f)->kts, w, f->fd, events);
 	/* a bounded batch: in the worker's direct mode recv blocks, and the
 	 * worker must get back to its commands now and then */
 	for (int k = 0; k < 64 && f->fd >= 0; k++) {
-		ssize_t n = xp_recv(f->fd, w->buf, w->buflen, 0);
+		ssize_t n = rr_recv(f);
 		int i;
 
 		if (n < 0) {
@@ -204,6 +273,8 @@ static void rr_io(struct xp_flow *f, uint32_t events)
 		w->c.bytes_received += (uint64_t)n;
 		f->bytes += (uint64_t)n;
 		if (!w->stopping) { /* answered by STOP: in the window (rr.c) */
+			if (__builtin_expect(us(f)->sent_rt != NULL, 0))
+				rr_stamps_in(f, (uint32_t)i);
 			xp_hist_add(w->hist, w->now - us(f)->ring[2 * i]);
 			if (w->raw_hist)
 				xp_hist_add(w->raw_hist, w->now - us(f)->t0);
@@ -222,8 +293,13 @@ static void rr_add(struct xp_flow *f)
 	char b[64];
 
 	f->on_io = rr_io;
+	rr_stamps(f);
+	if (f->fd < 0)
+		return;
 	us(f)->ring = malloc(2 * n * sizeof(*us(f)->ring));
-	if (!us(f)->ring) {
+	if (f->w->owd)
+		us(f)->sent_rt = malloc(n * sizeof(*us(f)->sent_rt));
+	if (!us(f)->ring || (f->w->owd && !us(f)->sent_rt)) {
 		xp_flow_fail(f, ENOMEM);
 		return;
 	}
@@ -283,9 +359,10 @@ static void rrs_io(struct xp_flow *f, uint32_t events)
 	struct xp_worker *w = f->w;
 	int i;
 
-	(void)events;
+	if (us(f)->kts)
+		xp_kts_udp_errq(us(f)->kts, w, f->fd, events);
 	for (i = 0; i < MAX_SEGS; i++) {
-		ssize_t n = xp_recv(f->fd, w->buf, w->buflen, 0), m; /* may block: direct mode */
+		ssize_t n = rr_recv(f), m; /* may block: direct mode */
 
 		if (n < 0) {
 			if (recv_failed(f))
@@ -298,6 +375,8 @@ static void rrs_io(struct xp_flow *f, uint32_t events)
 		}
 		w->c.datagrams_received++;
 		w->c.bytes_received += (uint64_t)n;
+		if (__builtin_expect(w->owd != NULL, 0))
+			rrs_stamps_out(f);
 		m = xp_send(f->fd, w->buf, w->run->rsp, MSG_DONTWAIT);
 		if (m < 0) {
 			w->c.errors++;
@@ -313,7 +392,8 @@ static void rrs_io(struct xp_flow *f, uint32_t events)
 static void rrs_add(struct xp_flow *f)
 {
 	f->on_io = rrs_io;
-	if (xp_flow_watch(f, EPOLLIN))
+	rr_stamps(f);
+	if (f->fd >= 0 && xp_flow_watch(f, EPOLLIN))
 		xp_flow_fail(f, errno);
 }
 
@@ -326,6 +406,10 @@ static void rrs_stop(struct xp_flow *f)
 static void rr_close(struct xp_flow *f)
 {
 	free(us(f)->ring);
+	free(us(f)->sent_rt);
+	us(f)->sent_rt = NULL;
+	xp_kts_udp_free(us(f)->kts);
+	us(f)->kts = NULL;
 	us(f)->ring = NULL;
 }
 
@@ -347,5 +431,5 @@ const struct xp_side_ops xp_udp_rr_client = {
 
 const struct xp_side_ops xp_udp_rr_server = {
 	.state = sizeof(struct udp_rr_state),
-	.add = rrs_add, .stop = rrs_stop,
+	.add = rrs_add, .stop = rrs_stop, .close = rr_close,
 };

@@ -27,6 +27,8 @@
 #include "common/fill.h"
 #include "common/engine/engines.h"
 #include "common/engine/mailbox.h"
+#include "common/engine/owd.h"
+#include "proto/msg.h"
 #include "common/engine/worker_int.h"
 
 #define EV_BATCH 64
@@ -53,7 +55,9 @@ static int alloc_bufs(struct xp_worker *w, struct xp_err *err)
 	w->buf = malloc(w->buflen);
 	w->txbuf = calloc(1, w->txlen);
 	w->hist = xp_hist_new();
-	if (w->run->sched_ns && !(w->raw_hist = xp_hist_new()))
+	if ((w->run->sched_ns && !(w->raw_hist = xp_hist_new())) ||
+	    (w->run->stamps &&
+	     !(w->owd = xp_owd_new(w->run->stamps & XP_STAMP_KERNEL))))
 		return xp_err_set(err, "worker %d: out of memory", w->id);
 	if (!w->buf || !w->txbuf || !w->hist)
 		return xp_err_set(err, "worker %d: out of memory for %zu-byte buffers",
@@ -353,6 +357,8 @@ void xp_worker_destroy(struct xp_worker *w)
 	xp_hist_free(w->hist);
 	xp_hist_free(w->raw_hist);
 	w->raw_hist = NULL;
+	xp_owd_free(w->owd);
+	w->owd = NULL;
 	close_fd(&w->epfd);
 	close_fd(&w->evfd);
 	close_fd(&w->mbox[0]);

@@ -64,6 +64,9 @@ struct xp_run {
 	uint32_t quota_flows; /* this side's flows with a share of it (xp_run_quota_flows) */
 	_Atomic uint32_t quota_done; /* ... that have finished */
 	int done_fd;         /* eventfd written when they all have; -1: none */
+	uint8_t stamps;      /* XP_STAMP_* (proto/msg.h): one-way delays */
+	int64_t owd_peer_lead_ns; /* ... the peer's clock ahead of this end's */
+	uint64_t owd_bias_ns;     /* ... added to every delay (common/owd.h) */
 };
 
 /* The callbacks flow `idx` of this side runs: the test's, or with --bidir
@@ -98,6 +101,7 @@ struct xp_snap {
 };
 
 struct xp_flow;
+struct xp_owd;
 struct xp_worker;
 typedef void (*xp_io_fn)(struct xp_flow *f, uint32_t events);
 
@@ -177,6 +181,7 @@ struct xp_worker {
 	struct xp_counters c;
 	struct xp_hist *hist;     /* RR: round trips (--rate: from intended send) */
 	struct xp_hist *raw_hist; /* --rate: round trips from the actual send */
+	struct xp_owd *owd;       /* run->stamps: one-way delays (common/engine/owd.h) */
 	char *buf;   /* receive buffer, buflen bytes */
 	char *txbuf; /* send buffer, txlen bytes: zeros, or run->fill repeated */
 	size_t buflen, txlen;

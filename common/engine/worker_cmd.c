@@ -9,6 +9,7 @@
 
 #include "common/clock.h"
 #include "common/engine/engines.h"
+#include "common/engine/owd.h"
 #include "common/engine/worker_int.h"
 
 static uint64_t drain_ns(const struct xp_worker *w)
@@ -46,6 +47,7 @@ static void begin_measure(struct xp_worker *w)
 	xp_hist_reset(w->hist);
 	if (w->raw_hist)
 		xp_hist_reset(w->raw_hist);
+	xp_owd_reset(w->owd);
 	for (i = 0; i < w->nlive; i++) {
 		struct xp_flow *f = w->live[i];
 
