@@ -305,6 +305,17 @@ uint64_t xp_sock_rtt_bound_ns(int fd)
 	return ((uint64_t)ti.tcpi_rtt + 4ull * ti.tcpi_rttvar) * 1000;
 }
 
+uint32_t xp_sock_srtt_us(int fd)
+{
+	struct tcp_info ti;
+	socklen_t n = sizeof(ti);
+
+	memset(&ti, 0, sizeof(ti));
+	if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &n))
+		return 0;
+	return ti.tcpi_rtt;
+}
+
 int xp_apply_sockopts(int fd, int type, const struct xp_sockopts *so,
 		      struct xp_err *err)
 {

@@ -55,5 +55,8 @@ int xp_sock_syn_data(int fd);
  * (the kernel's view, in ns: about its retransmission timeout without
  * the floor); 0 when unknown. */
 uint64_t xp_sock_rtt_bound_ns(int fd);
+/* A TCP connection's smoothed round trip in us (the handshake's on a
+ * socket that has only received); 0 when unknown. */
+uint32_t xp_sock_srtt_us(int fd);
 
 #endif

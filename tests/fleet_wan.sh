@@ -20,6 +20,7 @@
 # Needs root, namespaces and packet sockets (skip 77 otherwise).  ~25 s.
 XP_ALONE=1
 . "${srcdir:-.}/tests/lib.sh"
+skip_sanitized fleet_wan
 
 [ "$(id -u)" = 0 ] || skip "fleet_wan: needs root"
 command -v ip >/dev/null || skip "fleet_wan: needs iproute2"

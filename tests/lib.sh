@@ -36,6 +36,16 @@ skip() {
 	exit 77
 }
 
+# skip_sanitized WHAT: a test whose oracles are rates and round trips of a
+# path xperf itself carries (its delay line, its probes) is skipped on a
+# sanitizer build, where every frame and transaction costs several times
+# as much: the plain build's suite runs it.
+skip_sanitized() {
+	if command -v ldd >/dev/null && ldd "$XPERF" 2>/dev/null | grep -Eq 'lib(asan|ubsan|tsan)'; then
+		skip "$1: timing oracles, not run on a sanitizer build (the plain suite runs it)"
+	fi
+}
+
 command -v python3 >/dev/null || fail "python3 is needed to read JSON (apt-get install python3)"
 
 # free_port: a TCP+UDP port number nobody listens on right now.

@@ -37,6 +37,7 @@
 # below RRUL's, fping beside RRUL 3-12% below.
 XP_ALONE=1
 . "${srcdir:-.}/tests/lib.sh"
+skip_sanitized rrul
 
 [ "$(id -u)" = 0 ] || skip "rrul: needs root (network namespaces)"
 command -v ip >/dev/null || skip "rrul: needs iproute2 (ip)"

@@ -122,17 +122,26 @@ trap 'kill $pids 2>/dev/null; wait 2>/dev/null' EXIT
 """
 
 
-def stream_script():
+def stream_secs(delay):
+    """The measured part of a stream test (after -O 1): at 100 ms a
+    receiver's window holds the data a recovery made readable at once at
+    its start (the loss was the bottleneck's: its queue overflowed); over
+    2 s that read 97.9-99.3 Mbit/s through the 95.6 the link carries, over
+    5 s 95.7-96.8."""
+    return 5 if delay >= 50 else 2
+
+
+def stream_script(secs):
     s = SERVERS + """start iperf3 -s -p 5201
 %s
 sleep 0.5
-ip netns exec "$C" iperf3 -c "$A" -p 5201 -t 2 -O 1 -J >"$OUT.iperf3" 2>&1
-ip netns exec "$C" iperf3 -c "$A" -p 5201 -t 2 -O 1 -R -J >"$OUT.iperf3r" 2>&1
-""" % ("start %s -D -p 12865" % shlex.quote(NETSERVER) if NETPERF else "")
+ip netns exec "$C" iperf3 -c "$A" -p 5201 -t %d -O 1 -J >"$OUT.iperf3" 2>&1
+ip netns exec "$C" iperf3 -c "$A" -p 5201 -t %d -O 1 -R -J >"$OUT.iperf3r" 2>&1
+""" % ("start %s -D -p 12865" % shlex.quote(NETSERVER) if NETPERF else "", secs, secs)
     if NETPERF:
         for t in ("TCP_STREAM", "TCP_MAERTS"):
-            s += ('ip netns exec "$C" %s -H "$A" -p 12865 -t %s -l 3 -P 0 -- -o THROUGHPUT '
-                  '>"$OUT.netperf.%s" 2>&1\n' % (shlex.quote(NETPERF), t, t))
+            s += ('ip netns exec "$C" %s -H "$A" -p 12865 -t %s -l %d -P 0 -- -o THROUGHPUT '
+                  '>"$OUT.netperf.%s" 2>&1\n' % (shlex.quote(NETPERF), t, secs + 1, t))
     return s
 
 
@@ -140,6 +149,15 @@ def slo_ms(rtt_ms):
     """The bound a lossless path meets (with room for a busy machine) and
     a path with 1 % loss each way misses (its p99 waits for a probe)."""
     return 1.5 * rtt_ms + 2
+
+
+def slo_flows(rtt_ms):
+    """Flows enough for 2000 transactions in the 3 s: with 1 % loss each
+    way about 2 % of them wait for a retransmission, 40 expected, and the
+    p99 misses the bound unless 20 or fewer did (Poisson: 0.07 %).  8
+    flows at 100 ms made 240, 4.8 expected, and p99 stayed at the round
+    trip in a CI run (2 or fewer: 14 %)."""
+    return max(8, int(math.ceil(2000 * rtt_ms / 3000.0)))
 
 
 def rr_script(rtt_ms, lossless):
@@ -153,8 +171,8 @@ ip netns exec "$C" sockperf ping-pong -i "$A" -p 11111 --tcp -t 2 --full-rtt >"$
 """ % ("start %s -D -p 12865" % shlex.quote(NETSERVER) if NETPERF else "")
     if lossless:
         s += 'ip netns exec "$C" sockperf ping-pong -i "$A" -p 11112 -t 2 --full-rtt >"$OUT.sockperf.udp" 2>&1\n'
-    s += ('ip netns exec "$C" "$XPERF" -c "$A" -p 5399 -t TCP_RR -P 8 -l 3 --slo %s --json '
-          '>"$OUT.slo" 2>"$OUT.slo.err"; echo $? >"$OUT.slo.rc"\n' % shlex.quote("p99<=" + bound))
+    s += ('ip netns exec "$C" "$XPERF" -c "$A" -p 5399 -t TCP_RR -P %d -l 3 --slo %s --json '
+          '>"$OUT.slo" 2>"$OUT.slo.err"; echo $? >"$OUT.slo.rc"\n' % (slo_flows(rtt_ms), shlex.quote("p99<=" + bound)))
     if NETPERF:
         for t in ("TCP_RR", "TCP_CRR") + (("UDP_RR",) if lossless else ()):
             s += ('ip netns exec "$C" %s -H "$A" -p 12865 -t %s -l 2 -P 0 -- -o '
@@ -164,7 +182,14 @@ ip netns exec "$C" sockperf ping-pong -i "$A" -p 11111 --tcp -t 2 --full-rtt >"$
 
 UDP_SCRIPT = SERVERS + """start iperf3 -s -p 5201
 sleep 0.5
-ip netns exec "$C" iperf3 -c "$A" -p 5201 -u -b 20M -l 1000 -t 2 -J >"$OUT.iperf3u" 2>&1
+# iperf3 once gave no result at 100 ms with 1 % loss (its run took 31 s
+# more than the others): a run without a loss count is made once more,
+# the first kept beside it
+for try in 1 2; do
+    ip netns exec "$C" timeout 30 iperf3 -c "$A" -p 5201 -u -b 20M -l 1000 -t 2 -J >"$OUT.iperf3u" 2>&1
+    grep -q '"lost_packets"' "$OUT.iperf3u" && break
+    mv "$OUT.iperf3u" "$OUT.iperf3u.$try"
+done
 """
 
 
@@ -210,8 +235,8 @@ def base_path():
 
 def streams(name, delay, loss):
     doc = lab(name + "-stream", ["--delay", str(delay), "--loss", str(loss), "--link-rate", RATE,
-                                 "-t", "TCP_STREAM,TCP_MAERTS", "-l", "2", "-O", "1"],
-              stream_script())
+                                 "-t", "TCP_STREAM,TCP_MAERTS", "-l", str(stream_secs(delay)), "-O", "1"],
+              stream_script(stream_secs(delay)))
     lossless = loss == 0
     for test, suffix, key in (("TCP_STREAM", ".iperf3", "sum_received"),
                               ("TCP_MAERTS", ".iperf3r", "sum_received")):
@@ -225,7 +250,7 @@ def streams(name, delay, loss):
         row(case, "%.1f Mbit/s" % mbps, "<= %g%s" % (RATE_MBPS, ", >= 90" if lossless and not r["tcp_retrans"] else ""),
             "retrans %d" % r["tcp_retrans"], "%.3f of rate" % (mbps / RATE_MBPS), ok,
             "%.1f Mbit/s against a %g Mbit/s link" % (mbps, RATE_MBPS))
-        # 2 s hold 100 round trips at 20 ms but 20 at 100 ms, where the
+        # 2 s hold 100 round trips at 20 ms but 5 s only 50 at 100 ms, where the
         # congestion controls' probing cycles are a large part of them
         rel = (0.10 if delay <= 10 else 0.25) if lossless else 1.0
         best = GOODPUT if lossless else None
@@ -309,7 +334,9 @@ def udp(name, delay, loss):
     except (ValueError, KeyError):
         peer = None
     if not peer or not peer[1] or not u["sent"]:
-        row(case + " vs iperf3", "%d" % u["lost"], "-", "iperf3: no result", "-", False, "no iperf3 figure")
+        first = out(name + "-udp", ".iperf3u.1").strip().splitlines()[-3:]
+        row(case + " vs iperf3", "%d" % u["lost"], "-", "iperf3: no result", "-", False,
+            "no iperf3 figure in two runs (the first ended: %s)" % " / ".join(first))
         return
     x, y = u["lost"] / u["sent"], peer[0] / peer[1]
     p = loss / 100

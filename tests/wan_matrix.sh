@@ -8,6 +8,7 @@
 # sockperf; skipped (77) otherwise.  About 4 minutes.
 XP_ALONE=1
 . "${srcdir:-.}/tests/lib.sh"
+skip_sanitized wan_matrix
 
 [ "$(id -u)" = 0 ] || skip "wan_matrix: needs root"
 for t in ip iperf3 sockperf python3; do
