@@ -283,37 +283,33 @@ int xp_sock_is_mptcp(int fd)
 	return getsockopt(fd, SOL_MPTCP, XP_MPTCP_INFO, info, &n) == 0 && n > 0;
 }
 
-int xp_sock_syn_data(int fd)
+/* The connection's TCP_INFO, zeroed where the kernel gave none. */
+static struct tcp_info tcp_info_of(int fd)
 {
 	struct tcp_info ti;
 	socklen_t n = sizeof(ti);
 
 	memset(&ti, 0, sizeof(ti));
 	if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &n))
-		return 0;
-	return (ti.tcpi_options & TCPI_OPT_SYN_DATA) != 0;
+		memset(&ti, 0, sizeof(ti));
+	return ti;
+}
+
+int xp_sock_syn_data(int fd)
+{
+	return (tcp_info_of(fd).tcpi_options & TCPI_OPT_SYN_DATA) != 0;
 }
 
 uint64_t xp_sock_rtt_bound_ns(int fd)
 {
-	struct tcp_info ti;
-	socklen_t n = sizeof(ti);
+	struct tcp_info ti = tcp_info_of(fd);
 
-	memset(&ti, 0, sizeof(ti));
-	if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &n))
-		return 0;
 	return ((uint64_t)ti.tcpi_rtt + 4ull * ti.tcpi_rttvar) * 1000;
 }
 
 uint32_t xp_sock_srtt_us(int fd)
 {
-	struct tcp_info ti;
-	socklen_t n = sizeof(ti);
-
-	memset(&ti, 0, sizeof(ti));
-	if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &n))
-		return 0;
-	return ti.tcpi_rtt;
+	return tcp_info_of(fd).tcpi_rtt;
 }
 
 int xp_apply_sockopts(int fd, int type, const struct xp_sockopts *so,

@@ -150,7 +150,8 @@ static void sample(struct xp_flow *f, struct xp_lowat *l)
 	int cpu = -1;
 	socklen_t len = sizeof(cpu);
 
-	if (w->run->rcvlowat || w->run->rate_bps || xp_sock_srtt_us(f->fd) > LONG_RTT_US) {
+	if (w->run->rcvlowat || w->run->rate_bps ||
+	    (l->phase == 0 && xp_sock_srtt_us(f->fd) > LONG_RTT_US)) {
 		l->phase = LOWAT_SAMPLES;
 		return;
 	}

@@ -243,9 +243,10 @@ static void rx_count(struct xp_flow *f, uint64_t n)
 {
 	struct stream_state *s = ss(f);
 	struct xp_worker *w = f->w;
-	uint64_t early = s->early < n ? s->early : n;
 
-	if (early) {
+	if (s->early) {
+		uint64_t early = s->early < n ? s->early : n;
+
 		s->early -= early;
 		f->omitted += early;
 		w->warm.bytes_received += early;
