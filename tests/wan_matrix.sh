@@ -5,7 +5,8 @@
 # oracles xperf does not compute and run beside stock iperf3, sockperf
 # (and netperf when NETPERF_DIR holds a build) on the same paths.  Needs
 # root, network namespaces, packet sockets (the delay line), iperf3 and
-# sockperf; skipped (77) otherwise.  About 4 minutes.
+# sockperf, and a build without sanitizers; skipped (77) otherwise.  About
+# 4.5 minutes.
 XP_ALONE=1
 . "${srcdir:-.}/tests/lib.sh"
 skip_sanitized wan_matrix
