@@ -28,8 +28,8 @@
 # The delay line's --cut-after, --spare-tcp and --client-json are the
 # lab's.  Needs root, network namespaces, packet sockets and a build
 # without sanitizers; skipped (77) otherwise.  About 2.5 minutes.  Its
-# deadlines (5 s of heartbeat silence, --control-timeout 0.1, a 3 s session
-# bound) are tuned to a plain build's speed: under ASan, beside the
+# deadlines (5 s of heartbeat silence, --control-timeout 0.1, the connect
+# timeout at 20 % loss) are tuned to a plain build's speed: under ASan, beside the
 # suite's other tests, the single-flow UDP_STREAM at 20 % loss once ended
 # with the server closing the control connection (2026-12-07).
 . "${srcdir:-.}/tests/lib.sh"
