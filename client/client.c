@@ -272,6 +272,11 @@ static void server_interval(struct xp_client_result *r, const struct xp_msg_inte
 	iv->server.datagrams_sent = m->datagrams_sent;
 	iv->server.datagrams_received = m->datagrams_received;
 	iv->server.lost = m->lost;
+	if (r->owd && m->fwd_count && !iv->fwd.count) { /* UDP_STREAM's receivers */
+		iv->fwd.count = m->fwd_count;
+		iv->fwd.p50_us = ((double)m->fwd_p50_ns - (double)r->owd->est.unc_ns) / 1e3;
+		iv->fwd.p99_us = ((double)m->fwd_p99_ns - (double)r->owd->est.unc_ns) / 1e3;
+	}
 }
 
 /* The server's per-flow results (FLOW), then its RESULT; a DONE sent as
@@ -300,6 +305,35 @@ static int recv_result(struct client *cl, struct xp_client_result *r, struct xp_
 	return 0;
 }
 
+/* -i: the interval state, with the one-way delays under --one-way. */
+static int new_intervals(struct client *cl, const struct xp_client_result *r)
+{
+	if (!(cl->iv = xp_iv_new(cl->g.n, cl->run.flows)))
+		return -1;
+	if (r->owd && (cl->run.stamps & XP_STAMP_ONE_WAY))
+		return xp_iv_one_way(cl->iv, r->owd->est.unc_ns);
+	return 0;
+}
+
+/* The clock offset (--one-way), then READY .. GO.  The offset first: a
+ * hook may hold this test until a path is loaded (RRUL's loaded probes),
+ * and an offset read through one bloated way is off by half its queue. */
+static int ready_go(struct client *cl, struct xp_client_result *r, struct xp_err *err)
+{
+	struct xp_msg m;
+
+	if (xp_cl_owd_clock(cl, r, err))
+		return -1;
+	if (cl->hooks && cl->hooks->on_ready)
+		cl->hooks->on_ready(cl->hooks->ctx);
+	memset(&m, 0, sizeof(m));
+	m.type = XP_MSG_READY;
+	if (xp_ctl_send(cl->ctl, &m, xp_cl_ms_left(cl, CTL_MS), cl->peer, err) ||
+	    xp_ctl_expect(cl->ctl, &m, XP_MSG_GO, xp_cl_ms_left(cl, CTL_MS), cl->who, err))
+		return -1;
+	return 0;
+}
+
 /* GO .. duration .. STOP .. RESULT. */
 static int run_test(struct client *cl, struct xp_client_result *r, struct xp_err *err)
 {
@@ -307,18 +341,12 @@ static int run_test(struct client *cl, struct xp_client_result *r, struct xp_err
 	struct xp_msg m;
 	int rc, early;
 
-	if (cl->hooks && cl->hooks->on_ready)
-		cl->hooks->on_ready(cl->hooks->ctx);
-	memset(&m, 0, sizeof(m));
-	m.type = XP_MSG_READY;
-	if (xp_cl_owd_clock(cl, r, err) ||
-	    xp_ctl_send(cl->ctl, &m, xp_cl_ms_left(cl, CTL_MS), cl->peer, err) ||
-	    xp_ctl_expect(cl->ctl, &m, XP_MSG_GO, xp_cl_ms_left(cl, CTL_MS), cl->who, err))
+	if (ready_go(cl, r, err))
 		return -1;
 	/* heartbeats with a server that announced its own */
 	xp_live_init(&cl->live, cl->ctl, cl->who, cl->server_hb_ms ? XP_HEARTBEAT_MS : 0,
 		     cl->server_hb_ms);
-	if (cl->o->interval && !(cl->iv = xp_iv_new(cl->g.n, cl->run.flows)))
+	if (cl->o->interval && new_intervals(cl, r))
 		return xp_err_set(err, "out of memory for interval reports");
 	xp_cpu_snap(&a);
 	r->start_time = (int64_t)time(NULL);

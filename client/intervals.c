@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "common/clock.h"
+#include "common/hist_iv.h"
 
 #define SNAP_WAIT_NS (200 * XP_NS_PER_MS)
 
@@ -13,50 +14,49 @@ struct xp_iv_state {
 	uint32_t nflows;
 	uint64_t t_prev;
 	struct xp_counters *prev_c; /* per worker */
-	struct xp_hist **prev_h;    /* per worker */
 	struct xp_flow_iv *prev_f;  /* per flow index */
-	struct xp_hist *delta, *sum;
+	struct xp_hist_iv *rtt;     /* round trips */
+	struct xp_hist_iv *fwd, *ret; /* --one-way (xp_iv_one_way), else NULL */
+	uint64_t bias_ns;           /* what the one-way histograms hold beyond the delay */
 };
 
 struct xp_iv_state *xp_iv_new(int nw, uint32_t nflows)
 {
 	struct xp_iv_state *st = calloc(1, sizeof(*st));
-	int i;
 
 	if (!st)
 		return NULL;
 	st->nw = nw;
 	st->nflows = nflows;
 	st->prev_c = calloc((size_t)nw, sizeof(*st->prev_c));
-	st->prev_h = calloc((size_t)nw, sizeof(*st->prev_h));
 	st->prev_f = calloc(nflows, sizeof(*st->prev_f));
-	st->delta = xp_hist_new();
-	st->sum = xp_hist_new();
-	if (!st->prev_c || !st->prev_h || !st->prev_f || !st->delta || !st->sum) {
+	st->rtt = xp_hist_iv_new(nw);
+	if (!st->prev_c || !st->prev_f || !st->rtt) {
 		xp_iv_free(st);
 		return NULL;
 	}
-	for (i = 0; i < nw; i++)
-		if (!(st->prev_h[i] = xp_hist_new())) {
-			xp_iv_free(st);
-			return NULL;
-		}
 	return st;
+}
+
+int xp_iv_one_way(struct xp_iv_state *st, uint64_t bias_ns)
+{
+	st->bias_ns = bias_ns;
+	if (!st->fwd)
+		st->fwd = xp_hist_iv_new(st->nw);
+	if (!st->ret)
+		st->ret = xp_hist_iv_new(st->nw);
+	return st->fwd && st->ret ? 0 : -1;
 }
 
 void xp_iv_free(struct xp_iv_state *st)
 {
-	int i;
-
 	if (!st)
 		return;
-	for (i = 0; st->prev_h && i < st->nw; i++)
-		xp_hist_free(st->prev_h[i]);
-	free(st->prev_h);
 	free(st->prev_c);
 	free(st->prev_f);
-	xp_hist_free(st->delta);
-	xp_hist_free(st->sum);
+	xp_hist_iv_free(st->rtt);
+	xp_hist_iv_free(st->fwd);
+	xp_hist_iv_free(st->ret);
 	free(st);
 }
 
@@ -112,10 +112,10 @@ static void add_worker(struct xp_iv_state *st, int i, const struct xp_snap *s,
 	out->datagrams_received += s->c.datagrams_received - p->datagrams_received;
 	out->lost += s->c.lost - p->lost;
 	*p = s->c;
-	if (s->hist) {
-		xp_hist_diff(st->delta, s->hist, st->prev_h[i]);
-		xp_hist_merge(st->sum, st->delta);
-		xp_hist_copy(st->prev_h[i], s->hist);
+	xp_hist_iv_add(st->rtt, i, s->hist);
+	if (st->fwd) {
+		xp_hist_iv_add(st->fwd, i, s->fwd);
+		xp_hist_iv_add(st->ret, i, s->ret);
 	}
 	for (k = 0; k < s->nflows; k++) {
 		const struct xp_flow_snap *f = &s->flows[k];
@@ -172,7 +172,11 @@ int xp_iv_take(struct xp_iv_state *st, struct xp_worker *w, int nw, uint64_t t_g
 	 * read (it may be writing its snapshot right now): what it counted
 	 * shows in the next interval */
 	out->late = wait_snaps(w, nw, fresh);
-	xp_hist_reset(st->sum);
+	xp_hist_iv_begin(st->rtt);
+	if (st->fwd) {
+		xp_hist_iv_begin(st->fwd);
+		xp_hist_iv_begin(st->ret);
+	}
 	for (i = 0; i < nw && i < 256; i++)
 		if (fresh[i])
 			add_worker(st, i, &w[i].snap, out);
@@ -182,9 +186,22 @@ int xp_iv_take(struct xp_iv_state *st, struct xp_worker *w, int nw, uint64_t t_g
 	out->start = (double)(st->t_prev - t_go) / 1e9;
 	out->end = (double)(t_now - t_go) / 1e9;
 	st->t_prev = t_now;
-	out->count = xp_hist_count(st->sum);
-	out->p50_us = xp_hist_percentile(st->sum, 50) / 1e3;
-	out->p99_us = xp_hist_percentile(st->sum, 99) / 1e3;
+	out->count = xp_hist_count(xp_hist_iv_sum(st->rtt));
+	out->p50_us = xp_hist_percentile(xp_hist_iv_sum(st->rtt), 50) / 1e3;
+	out->p99_us = xp_hist_percentile(xp_hist_iv_sum(st->rtt), 99) / 1e3;
 	out->jitter_ms = mean_jitter(out);
+	if (st->fwd) {
+		xp_iv_owd_of(&out->fwd, xp_hist_iv_sum(st->fwd), st->bias_ns);
+		xp_iv_owd_of(&out->ret, xp_hist_iv_sum(st->ret), st->bias_ns);
+	}
 	return 0;
+}
+
+void xp_iv_owd_of(struct xp_iv_owd *o, const struct xp_hist *h, uint64_t bias_ns)
+{
+	o->count = xp_hist_count(h);
+	if (!o->count)
+		return;
+	o->p50_us = (xp_hist_percentile(h, 50) - (double)bias_ns) / 1e3;
+	o->p99_us = (xp_hist_percentile(h, 99) - (double)bias_ns) / 1e3;
 }

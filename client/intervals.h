@@ -15,6 +15,12 @@ struct xp_flow_iv {
 	double jitter_ms;       /* UDP receiver: its jitter at the interval's end; < 0: none */
 };
 
+/* --one-way: an interval's one-way delays one way (count 0: none). */
+struct xp_iv_owd {
+	uint64_t count;
+	double p50_us, p99_us;
+};
+
 struct xp_interval {
 	double start, end;      /* seconds since the test started */
 	uint64_t bytes_sent, bytes_received;
@@ -24,6 +30,9 @@ struct xp_interval {
 	double p50_us, p99_us;
 	double jitter_ms;       /* UDP: mean of the receiving flows' jitter; < 0: none */
 	int bidir;              /* --bidir: bytes_sent and bytes_received are each a direction */
+	struct xp_iv_owd fwd, ret; /* --one-way: RR both ways and UDP_MAERTS
+				    * return, from the client's workers; UDP_STREAM
+				    * forward from the server's INTERVAL, after STOP */
 	struct xp_flow_iv *flows; /* sorted by flow index */
 	uint32_t nflows;
 	uint32_t late;          /* workers that did not answer in time: their
@@ -43,6 +52,11 @@ struct xp_iv_state;
 /* State for a run with nw workers and nflows flows; NULL on no memory. */
 struct xp_iv_state *xp_iv_new(int nw, uint32_t nflows);
 void xp_iv_free(struct xp_iv_state *st);
+/* --one-way: intervals also hold the workers' one-way delays, whose
+ * histograms keep delay + bias_ns (common/owd.h).  0 or -1 (no memory). */
+int xp_iv_one_way(struct xp_iv_state *st, uint64_t bias_ns);
+/* An interval's figures from a histogram of delay + bias_ns. */
+void xp_iv_owd_of(struct xp_iv_owd *o, const struct xp_hist *h, uint64_t bias_ns);
 
 /* Snapshot every worker (waiting up to 200 ms for each) and fill out with
  * what happened since the previous call (or since t_go).  0 or -1. */

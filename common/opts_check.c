@@ -305,7 +305,8 @@ int xp_opts_validate(struct xp_opts *o, unsigned flags, struct xp_err *err)
 	if (!o->server && o->port == 0 && o->client)
 		return xp_err_set(err, "-p: port 0 is not a server port");
 	if (o->test == XP_RRUL && !o->server)
-		return validate_sides(o, err) ? -1 : xp_opts_validate_mixed(o, err);
+		return validate_sides(o, err) || xp_opts_validate_mixed(o, err) ||
+		       xp_opts_validate_owd(o, err) ? -1 : 0;
 	if (xp_opts_validate_mixed(o, err) || validate_sides(o, err) || (!(flags & XP_OPTS_MATRIX) && validate_applies(o, err)) ||
 	    validate_tcp_opts(o, err) || validate_path(o, err) ||
 	    validate_report(o, err) || validate_fast_paths(o, err) || validate_reports(o, err) ||

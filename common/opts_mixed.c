@@ -21,6 +21,7 @@ static int rrul_takes(int idx)
 		XP_OPTI_rr_timeout, XP_OPTI_congestion, XP_OPTI_window, XP_OPTI_auth_file,
 		XP_OPTI_trust_server, XP_OPTI_connect_timeout, XP_OPTI_control_timeout, XP_OPTI_fill,
 		XP_OPTI_load, XP_OPTI_load_flows, XP_OPTI_probe_interval, XP_OPTI_idle,
+		XP_OPTI_one_way,
 	};
 	size_t i;
 
@@ -76,8 +77,9 @@ int xp_opts_validate_mixed(const struct xp_opts *o, struct xp_err *err)
 	for (i = 0; i < XP_OPT_COUNT; i++)
 		if (o->given[i] && !rrul_takes((int)i))
 			return xp_err_set(err, "--%s does not apply to -t RRUL (it takes -l, "
-					  "-m, -i, -w, -C, --fill, --load, --load-flows, "
-					  "--probe-interval, --idle and the output options)",
+					  "-m, -i, -w, -C, --fill, --one-way, --load, "
+					  "--load-flows, --probe-interval, --idle and the output "
+					  "options)",
 					  long_name((int)i));
 	return check_values(o, err);
 }

@@ -142,6 +142,9 @@ static const struct field_desc interval_fields[] = {
 	U64(7, interval.datagrams_sent),
 	U64(8, interval.datagrams_received),
 	U64(9, interval.lost),
+	U64(10, interval.fwd_count),
+	U64(11, interval.fwd_p50_ns),
+	U64(12, interval.fwd_p99_ns),
 };
 
 static const struct field_desc stop_fields[] = {

@@ -210,6 +210,9 @@ struct xp_msg_interval {
 	uint64_t index, start_us, end_us;
 	uint64_t bytes_sent, bytes_received, transactions;
 	uint64_t datagrams_sent, datagrams_received, lost;
+	/* stamps XP_STAMP_ONE_WAY, UDP bulk toward the server: its receivers'
+	 * one-way delays in the interval, delay + OFFSET's bias_ns (as HIST) */
+	uint64_t fwd_count, fwd_p50_ns, fwd_p99_ns;
 };
 
 struct xp_msg_error {

@@ -26,6 +26,8 @@ struct xp_cost {
 };
 
 /* The server's own -i intervals (server/session_iv.c). */
+struct xp_hist_iv;
+
 struct xp_session_iv {
 	uint64_t every_ns;      /* 0: none (not asked, or over) */
 	uint64_t origin_ns;     /* the client's interval origin, on our clock */
@@ -33,6 +35,7 @@ struct xp_session_iv {
 	int started;            /* the baseline at the origin was taken */
 	struct xp_counters prev; /* the sum at the last boundary */
 	struct xp_counters *wc; /* each worker's last snapshot */
+	struct xp_hist_iv *fwd; /* one-way stamps, UDP bulk receivers: their delays */
 	struct xp_msg_interval *v;
 	uint32_t n, cap;
 };

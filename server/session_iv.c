@@ -18,6 +18,8 @@
 
 #include "common/clock.h"
 #include "common/ctl.h"
+#include "common/hist_iv.h"
+#include "common/tests.h"
 
 #define SNAP_WAIT_NS (200 * XP_NS_PER_MS)
 #define IV_MAX 100000 /* intervals kept at most: later ones are not reported */
@@ -33,6 +35,15 @@ static uint64_t half_rtt_ns(int fd)
 	return (uint64_t)ti.tcpi_rtt * 1000 / 2;
 }
 
+/* One-way stamps in a test whose server receives datagrams in bulk: its
+ * intervals carry their delays. */
+static int one_way_rx(const struct xp_session *s)
+{
+	const struct xp_test *t = xp_test((int)s->setup.test);
+
+	return (s->setup.stamps & XP_STAMP_ONE_WAY) && t->udp && t->bulk && !t->server_sends;
+}
+
 void xp_session_iv_start(struct xp_session *s, uint64_t t_go)
 {
 	struct xp_session_iv *v = &s->iv;
@@ -43,7 +54,9 @@ void xp_session_iv_start(struct xp_session *s, uint64_t t_go)
 	v->origin_ns = t_go + half_rtt_ns(s->ctl_fd) + s->setup.interval_origin_ms * XP_NS_PER_MS;
 	v->next_ns = v->origin_ns; /* the first snapshot is the baseline */
 	v->wc = calloc((size_t)s->group.n, sizeof(*v->wc));
-	if (!v->wc)
+	if (one_way_rx(s))
+		v->fwd = xp_hist_iv_new(s->group.n);
+	if (!v->wc || (one_way_rx(s) && !v->fwd))
 		v->every_ns = 0; /* no memory: no intervals, the test goes on */
 }
 
@@ -64,11 +77,16 @@ static void snap_all(struct xp_session *s, struct xp_counters *sum)
 	for (i = 0; i < n; i++)
 		tickets[i] = xp_worker_snap_request(&g->w[i]);
 	memset(sum, 0, sizeof(*sum));
+	if (s->iv.fwd)
+		xp_hist_iv_begin(s->iv.fwd);
 	for (i = 0; i < n; i++) {
 		struct xp_counters *c = &s->iv.wc[i];
 
-		if (xp_worker_await(&g->w[i], xp_worker_snap_ready, tickets[i], deadline) == 1)
+		if (xp_worker_await(&g->w[i], xp_worker_snap_ready, tickets[i], deadline) == 1) {
 			*c = g->w[i].snap.c;
+			if (s->iv.fwd)
+				xp_hist_iv_add(s->iv.fwd, i, g->w[i].snap.fwd);
+		}
 		sum->bytes_sent += c->bytes_sent;
 		sum->bytes_received += c->bytes_received;
 		sum->transactions += c->transactions;
@@ -100,6 +118,10 @@ static void take(struct xp_session *s, uint64_t now)
 		D(datagrams_received);
 		D(lost);
 #undef D
+		if (v->fwd && (iv->fwd_count = xp_hist_count(xp_hist_iv_sum(v->fwd)))) {
+			iv->fwd_p50_ns = (uint64_t)xp_hist_percentile(xp_hist_iv_sum(v->fwd), 50);
+			iv->fwd_p99_ns = (uint64_t)xp_hist_percentile(xp_hist_iv_sum(v->fwd), 99);
+		}
 	} else if (v->started && v->n < IV_MAX) {
 		v->every_ns = 0; /* out of memory: no more */
 		v->cap = v->n;
@@ -117,6 +139,8 @@ void xp_session_iv_rebase(struct xp_session *s)
 		return;
 	memset(v->wc, 0, sizeof(*v->wc) * (size_t)s->group.n);
 	memset(&v->prev, 0, sizeof(v->prev));
+	if (v->fwd)
+		xp_hist_iv_rebase(v->fwd);
 }
 
 void xp_session_iv_tick(struct xp_session *s, uint64_t now)
@@ -158,6 +182,8 @@ void xp_session_iv_free(struct xp_session *s)
 {
 	free(s->iv.v);
 	free(s->iv.wc);
+	xp_hist_iv_free(s->iv.fwd);
 	s->iv.v = NULL;
 	s->iv.wc = NULL;
+	s->iv.fwd = NULL;
 }

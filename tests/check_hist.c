@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #include "common/hist.h"
+#include "common/hist_iv.h"
 
 #include <check.h>
 #include <math.h>
@@ -491,6 +492,58 @@ START_TEST(test_bucket_count_export)
 }
 END_TEST
 
+/* Per-interval sums of growing histograms: what each worker added since
+ * its last reading, and all of a histogram cleared in between. */
+START_TEST(test_hist_iv)
+{
+	struct xp_hist_iv *v = xp_hist_iv_new(2);
+	struct xp_hist *a = xp_hist_new(), *b = xp_hist_new();
+	const struct xp_hist *s;
+
+	ck_assert_ptr_nonnull(v);
+	xp_hist_add(a, 100);
+	xp_hist_add(a, 200);
+	xp_hist_add(b, 5000);
+	xp_hist_iv_begin(v);
+	xp_hist_iv_add(v, 0, a);
+	xp_hist_iv_add(v, 1, b);
+	xp_hist_iv_add(v, 2, b); /* no such worker: nothing */
+	xp_hist_iv_add(v, 0, NULL);
+	s = xp_hist_iv_sum(v);
+	ck_assert_uint_eq(xp_hist_count(s), 3);
+	ck_assert_uint_eq(xp_hist_max(s) >= 5000 && xp_hist_max(s) <= 5040, 1);
+	/* the next interval: only the new values */
+	xp_hist_add(a, 300);
+	xp_hist_iv_begin(v);
+	xp_hist_iv_add(v, 0, a);
+	xp_hist_iv_add(v, 1, b);
+	s = xp_hist_iv_sum(v);
+	ck_assert_uint_eq(xp_hist_count(s), 1);
+	ck_assert_uint_eq(xp_hist_min(s), 300);
+	/* worker 0 cleared (its warm-up ended) and refilled past its old
+	 * count: all it holds is new, nothing wraps */
+	xp_hist_reset(a);
+	xp_hist_add(a, 7);
+	xp_hist_add(a, 8);
+	xp_hist_add(a, 9);
+	xp_hist_add(a, 10);
+	xp_hist_iv_begin(v);
+	xp_hist_iv_add(v, 0, a);
+	s = xp_hist_iv_sum(v);
+	ck_assert_uint_eq(xp_hist_count(s), 4);
+	ck_assert_uint_eq(xp_hist_max(s), 10);
+	/* rebase: every reading restarts from empty */
+	xp_hist_iv_rebase(v);
+	xp_hist_iv_begin(v);
+	xp_hist_iv_add(v, 1, b);
+	ck_assert_uint_eq(xp_hist_count(xp_hist_iv_sum(v)), 1);
+	xp_hist_iv_free(v);
+	xp_hist_iv_free(NULL);
+	xp_hist_free(a);
+	xp_hist_free(b);
+}
+END_TEST
+
 static Suite *hist_suite(void)
 {
 	Suite *s = suite_create("hist");
@@ -513,6 +566,7 @@ static Suite *hist_suite(void)
 	tcase_add_test(tc, test_stddev_no_cancellation);
 	tcase_add_test(tc, test_bucket_count_export);
 	tcase_add_test(tc, test_diff);
+	tcase_add_test(tc, test_hist_iv);
 	suite_add_tcase(s, tc);
 	return s;
 }

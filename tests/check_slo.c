@@ -189,6 +189,12 @@ START_TEST(test_metric_names)
 		{ "LOSS<=1", XP_SLO_LOSS, "loss", 0 },
 		{ "retransmits<=1", XP_SLO_RETRANSMITS, "retransmits", 0 },
 		{ "retrans<=1", XP_SLO_RETRANSMITS, "retransmits", 0 },
+		{ "fwd_p99<=1", XP_SLO_LATENCY_PCT, "fwd_p99", 99 },
+		{ "ret_p099.90<=1", XP_SLO_LATENCY_PCT, "ret_p99.9", 99.9 },
+		{ "FWD_Mean<=1", XP_SLO_LATENCY_MEAN, "fwd_mean", 0 },
+		{ "ret_max<=1", XP_SLO_LATENCY_MAX, "ret_max", 0 },
+		{ "fwd_loaded_p99<=1", XP_SLO_LATENCY_PCT, "fwd_loaded_p99", 99 },
+		{ "ret_udp_inflation_mean<=1", XP_SLO_LATENCY_MEAN, "ret_udp_inflation_mean", 0 },
 	};
 	size_t i;
 
@@ -322,6 +328,13 @@ START_TEST(test_invalid)
 		{ "p99x<=1", "--slo: 'p99x<=1': invalid percentile" },
 		{ "p99.9.9<=1", "--slo: 'p99.9.9<=1': invalid percentile" },
 		{ "p99.99999999999999<=1", "percentile has too many digits" },
+		/* one-way: before a latency metric of a plain test */
+		{ "fwd_rate>=1", "--slo: 'fwd_rate>=1': fwd_ and ret_ (--one-way) go before a latency metric" },
+		{ "udp_fwd_loaded_p99<=1", "--slo: 'udp_fwd_loaded_p99<=1': unknown metric" },
+		{ "loaded_fwd_p99<=1", "--slo: 'loaded_fwd_p99<=1': unknown metric" },
+		{ "fwd_udp_p99<=1", "udp_ goes before idle_, loaded_ or inflation_" },
+		{ "fwd_<=1", "--slo: 'fwd_<=1': unknown metric" },
+		{ "fwdp99<=1", "--slo: 'fwdp99<=1': unknown metric" },
 		/* missing operator */
 		{ "p99", "--slo: 'p99': missing operator" },
 		{ "p99 200", "--slo: 'p99 200': missing operator" },

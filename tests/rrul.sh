@@ -32,8 +32,11 @@
 #     40%; that the probes themselves are right shows fping run beside
 #     RRUL's own loaded phase (its middle: fping from 3 s into it): its
 #     P50 within 20% of RRUL's TCP probes' over the whole phase.
+#  2b. one-way delays under load: --load up inflates the probes' forward
+#     delay and not their return, --load down the return and not the
+#     forward (below).
 # Needs root, ip, tc with tbf; flent and fping for 3 (else 1 and 2 only).
-# About 75 s.  Seen here (three runs): flent's loaded ICMP P50 12-27%
+# About 95 s.  Seen here (three runs): flent's loaded ICMP P50 12-27%
 # below RRUL's, fping beside RRUL 3-12% below.
 XP_ALONE=1
 . "${srcdir:-.}/tests/lib.sh"
@@ -139,6 +142,45 @@ for k in ("up", "down"):
         sys.exit("load %s %.1f Mbit/s, not near the %.0f Mbit/s of tbf" % (k, bps / 1e6, rate / 1e6))
 if not d["rpm"] > 0 or abs(d["rpm"] - 60000 / d["loaded"]["tcp"]["trimmed_mean_ms"]) > 1e-6 * d["rpm"]:
     sys.exit("rpm %s is not 60000 / the loaded TCP trimmed mean" % d["rpm"])
+PY
+
+# 2b. one-way delays under load (--one-way): the load one way fills that
+# way's tbf queue only, so the probes' forward delay inflates with --load up
+# and their return delay with --load down, while the other way stays near
+# idle; on one host each part's clock offset is 0 within its uncertainty
+# and forward + return is the round trip (means, within 5% + 1 ms: the
+# round trip counts from the probe's slot, the delays from its send)
+for way in up down; do
+	$C -t RRUL --idle 2 -l 4 --load $way --load-flows 4 --one-way --json \
+		>"$TMP/ow.$way.json" 2>"$TMP/rrul.err" ||
+		{ cat "$TMP/rrul.err" >&2; fail "RRUL --one-way --load $way"; }
+done
+python3 - "$TMP" <<'PY' || fail "RRUL --one-way: the bloated way is not the loaded one"
+import json, sys
+d = sys.argv[1]
+for way, hot, cold in (("up", "forward", "return"), ("down", "return", "forward")):
+    r = json.load(open("%s/ow.%s.json" % (d, way)))
+    for k in ("tcp", "udp"):
+        idle, loaded = r["idle"][k], r["loaded"][k]
+        print("--load %s, %s probes: forward P50 idle %.3f loaded %.3f ms, return P50 idle %.3f "
+              "loaded %.3f ms; round-trip mean %.3f, forward + return %.3f ms"
+              % (way, k, idle["forward"]["p50_ms"], loaded["forward"]["p50_ms"],
+                 idle["return"]["p50_ms"], loaded["return"]["p50_ms"], loaded["mean_ms"],
+                 loaded["forward"]["mean_ms"] + loaded["return"]["mean_ms"]))
+        if not (loaded[hot]["p50_ms"] >= 5 and loaded[hot]["p50_ms"] >= 5 * max(idle[hot]["p50_ms"], 0.01)):
+            sys.exit("--load %s: the %s delay did not inflate" % (way, hot))
+        if not loaded[cold]["p50_ms"] < 2:
+            sys.exit("--load %s: the %s delay P50 %.3f ms (not loaded that way)"
+                     % (way, cold, loaded[cold]["p50_ms"]))
+        if loaded[hot]["count"] < 0.9 * loaded["answered"]:
+            sys.exit("--load %s: %d %s delays for %d answers" % (way, loaded[hot]["count"], hot, loaded["answered"]))
+        s = loaded["forward"]["mean_ms"] + loaded["return"]["mean_ms"]
+        if abs(s - loaded["mean_ms"]) > 0.05 * loaded["mean_ms"] + 1:
+            sys.exit("--load %s %s: forward + return %.3f ms, round trip %.3f ms" % (way, k, s, loaded["mean_ms"]))
+    for part, c in r["one_way"].items():
+        if abs(c["clock_offset_us"]) > c["clock_offset_uncertainty_us"] or c["clamped"]:
+            sys.exit("%s: clock offset %.2f +/- %.2f us on one host, %d clamped"
+                     % (part, c["clock_offset_us"], c["clock_offset_uncertainty_us"], c["clamped"]))
 PY
 
 # 3. flent rrul between two RRUL runs

@@ -28,6 +28,10 @@ expect_usage "--slo p99 with RRUL" -t RRUL --slo 'p99<=1ms'
 expect_usage "--slo rpm with TCP_RR" -t TCP_RR --slo 'rpm>=10'
 expect_usage "--slo udp_rpm" -t RRUL --slo 'udp_rpm>=10'
 grep -q "udp_ goes before" "$TMP/err" || fail "udp_rpm message: $(cat "$TMP/err")"
+expect_usage "--slo fwd_loaded_p99 without --one-way" -t RRUL --slo 'fwd_loaded_p99<=1ms'
+grep -q "fwd_loaded_p99<=1ms': one-way delays are measured with --one-way" "$TMP/err" ||
+	fail "fwd_loaded_p99 message: $(cat "$TMP/err")"
+expect_usage "--slo fwd_p99 (no phase) with RRUL" -t RRUL --one-way --slo 'fwd_p99<=1ms'
 
 R="-t RRUL -l 1 --idle 0.3 --load up --load-flows 1"
 "$XPERF" $R --json --slo 'loaded_p99<=10s,rpm>=1,throughput_up>=1M' --plot "$TMP/r.svg" \
@@ -84,7 +88,33 @@ end = ev[-1]["data"]
 assert end["throughput"]["down_bits_per_second"] > 1e6 and end["throughput"]["up_bits_per_second"] == 0
 PY
 
+# --one-way: each phase's probes with their delays each way, the clock
+# offset of each probe part (0 within its uncertainty: one host), fwd_
+# and ret_ bounds read them
+"$XPERF" $R --one-way --json --slo 'fwd_loaded_p99<=10s,ret_udp_inflation_mean<=10s' \
+	>"$TMP/ow.json" 2>"$TMP/err" || { cat "$TMP/err" >&2; fail "RRUL --one-way run"; }
+python3 - "$TMP/ow.json" <<'PY' || fail "RRUL --one-way JSON"
+import json, sys
+d = json.load(open(sys.argv[1]))
+for ph in ("idle", "loaded"):
+    for k in ("tcp", "udp"):
+        for w in ("forward", "return"):
+            x = d[ph][k][w]
+            assert x["count"] >= 0.9 * d[ph][k]["answered"] > 0, (ph, k, w, x)
+            assert -0.1 < x["p50_ms"] <= d[ph][k]["p99_ms"], (ph, k, w, x)
+assert set(d["one_way"]) == {"idle_tcp", "idle_udp", "loaded_tcp", "loaded_udp"}, d["one_way"]
+for p, c in d["one_way"].items():
+    assert abs(c["clock_offset_us"]) <= c["clock_offset_uncertainty_us"], (p, c)
+b = d["slo"]["bounds"]
+assert d["slo"]["passed"] and [x["metric"] for x in b] == ["fwd_loaded_p99", "ret_udp_inflation_mean"], b
+assert abs(b[0]["measured"] / 1e3 - d["loaded"]["tcp"]["forward"]["p99_ms"]) < 1e-6, b
+PY
+"$XPERF" $R --one-way >"$TMP/owh.txt" 2>"$TMP/err" || { cat "$TMP/err" >&2; fail "RRUL --one-way human"; }
+for l in "loaded tcp fwd" "idle udp ret" "inflation udp fwd" "clock offsets"; do
+	grep -q "$l" "$TMP/owh.txt" || { cat "$TMP/owh.txt" >&2; fail "--one-way report lacks '$l'"; }
+done
 "$XPERF" $R >"$TMP/h.txt" 2>"$TMP/err" || { cat "$TMP/err" >&2; fail "RRUL human run"; }
+! grep -q "clock offsets\|fwd" "$TMP/h.txt" || fail "one-way rows without --one-way"
 for l in "^RRUL to " "idle tcp" "loaded udp" "inflation tcp" "throughput *up" "responsiveness .* RPM"; do
 	grep -q "$l" "$TMP/h.txt" || { cat "$TMP/h.txt" >&2; fail "human report lacks '$l'"; }
 done

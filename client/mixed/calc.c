@@ -44,6 +44,18 @@ void xp_mixed_lat_from_hist(const struct xp_hist *h, struct xp_mixed_lat *l)
 	l->tm = xp_mixed_trimmed_mean(h, XP_MIXED_TRIM_KEEP) / 1e6;
 }
 
+void xp_mixed_lat_unbias(struct xp_mixed_lat *l, double bias_ms)
+{
+	if (!l->count)
+		return;
+	l->p50 -= bias_ms;
+	l->p90 -= bias_ms;
+	l->p99 -= bias_ms;
+	l->p999 -= bias_ms;
+	l->mean -= bias_ms;
+	l->tm -= bias_ms;
+}
+
 void xp_mixed_inflation(const struct xp_mixed_lat *idle, const struct xp_mixed_lat *loaded,
 			struct xp_mixed_lat *out)
 {

@@ -22,6 +22,9 @@ struct xp_mixed_lat {
 
 /* The figures of h (ns); all 0 when h is empty or NULL. */
 void xp_mixed_lat_from_hist(const struct xp_hist *h, struct xp_mixed_lat *l);
+/* --one-way: the figures of a histogram of delay + bias (common/owd.h)
+ * made the delays': bias_ms off each (not off count). */
+void xp_mixed_lat_unbias(struct xp_mixed_lat *l, double bias_ms);
 /* Mean of the smallest keep_pct percent of h's samples (ceil(keep/100 *
  * count) of them, each at its bucket's midpoint clamped to [min, max]),
  * ns; 0 if h is empty. */

@@ -17,6 +17,7 @@ enum { XP_MX_IDLE_TCP, XP_MX_IDLE_UDP, XP_MX_LOAD, XP_MX_LOADED_TCP, XP_MX_LOADE
        XP_MX_PARTS };
 enum { XP_MX_TCP, XP_MX_UDP, XP_MX_PROBES };
 enum { XP_MX_IDLE, XP_MX_LOADED, XP_MX_PHASES };
+enum { XP_MX_FWD, XP_MX_RET, XP_MX_WAYS }; /* --one-way: forward, return */
 
 struct xp_mixed;
 
@@ -41,6 +42,9 @@ struct xp_mixed {
 	struct xp_mixed_part p[XP_MX_PARTS];
 	struct xp_mixed_lat lat[XP_MX_PHASES][XP_MX_PROBES], infl[XP_MX_PROBES];
 	uint64_t unanswered[XP_MX_PHASES][XP_MX_PROBES];
+	/* --one-way: the probes' delays each way, and their inflation */
+	struct xp_mixed_lat way[XP_MX_PHASES][XP_MX_PROBES][XP_MX_WAYS];
+	struct xp_mixed_lat way_infl[XP_MX_PROBES][XP_MX_WAYS];
 	uint64_t lost[XP_MX_PHASES]; /* UDP probes timed out */
 	double up_bps, down_bps, rpm;
 	uint64_t retrans;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "client/mixed/mixed_int.h"
+#include "client/owd.h"
 #include "client/report/dir.h"
 #include "common/json.h"
 
@@ -27,9 +28,24 @@ static void load_figures(struct xp_mixed *m)
 	}
 }
 
+/* --one-way: a probe part's delays each way (none without its stamps). */
+static void way_figures(struct xp_mixed *m, int ph, int pr, const struct xp_client_result *r)
+{
+	int k;
+
+	if (!r->owd || !r->owd->sum || !r->owd->est.samples)
+		return;
+	for (k = 0; k < XP_MX_WAYS; k++) {
+		struct xp_mixed_lat *l = &m->way[ph][pr][k];
+
+		xp_mixed_lat_from_hist(k == XP_MX_FWD ? r->owd->sum->fwd : r->owd->sum->ret, l);
+		xp_mixed_lat_unbias(l, (double)r->owd->est.unc_ns / 1e6);
+	}
+}
+
 void xp_mixed_compute(struct xp_mixed *m)
 {
-	int i, ph, pr;
+	int i, ph, pr, k;
 
 	for (i = 0; i < XP_MX_PARTS; i++) {
 		const struct xp_client_result *r = &m->p[i].r;
@@ -43,9 +59,14 @@ void xp_mixed_compute(struct xp_mixed *m)
 							    m->lat[ph][pr].count);
 		if (pr == XP_MX_UDP)
 			m->lost[ph] = r->local.c.lost;
+		way_figures(m, ph, pr, r);
 	}
-	for (pr = 0; pr < XP_MX_PROBES; pr++)
+	for (pr = 0; pr < XP_MX_PROBES; pr++) {
 		xp_mixed_inflation(&m->lat[XP_MX_IDLE][pr], &m->lat[XP_MX_LOADED][pr], &m->infl[pr]);
+		for (k = 0; k < XP_MX_WAYS; k++)
+			xp_mixed_inflation(&m->way[XP_MX_IDLE][pr][k], &m->way[XP_MX_LOADED][pr][k],
+					   &m->way_infl[pr][k]);
+	}
 	/* foreign and self probes: both the TCP probe connection (man xperf) */
 	m->rpm = xp_mixed_rpm(m->lat[XP_MX_LOADED][XP_MX_TCP].tm,
 			      m->lat[XP_MX_LOADED][XP_MX_TCP].tm);
@@ -60,6 +81,39 @@ static void human_row(FILE *f, const char *what, const struct xp_mixed_lat *l, i
 	else
 		fprintf(f, "  %-16s %9.3f %9.3f %9.3f %9.3f %9.3f", what, l->p50, l->p90, l->p99,
 			l->p999, l->mean);
+}
+
+static const char *const way_names[XP_MX_WAYS] = { "fwd", "ret" };
+static const char *const way_keys[XP_MX_WAYS] = { "forward", "return" };
+
+/* --one-way: the probes' delays each way, and each part's clock offset. */
+static void human_ways(FILE *f, const struct xp_mixed *m)
+{
+	char what[32];
+	int ph, pr, k, i;
+
+	fprintf(f, "  one-way (ms)           P50       P90       P99     P99.9      mean"
+		"   (fwd: client to server, ret: server to client)\n");
+	for (ph = 0; ph < XP_MX_PHASES; ph++)
+		for (pr = 0; pr < XP_MX_PROBES; pr++)
+			for (k = 0; k < XP_MX_WAYS; k++) {
+				snprintf(what, sizeof(what), "%s %s %s", phase_names[ph],
+					 probe_names[pr], way_names[k]);
+				human_row(f, what, &m->way[ph][pr][k], 0);
+				fputc('\n', f);
+			}
+	for (pr = 0; pr < XP_MX_PROBES; pr++)
+		for (k = 0; k < XP_MX_WAYS; k++) {
+			snprintf(what, sizeof(what), "inflation %s %s", probe_names[pr], way_names[k]);
+			human_row(f, what, &m->way_infl[pr][k], 1);
+		}
+	fprintf(f, "  clock offsets    (server - client, us)");
+	for (i = 0; i < XP_MX_PARTS; i++)
+		if (m->p[i].ran && m->p[i].r.owd && m->p[i].r.owd->est.samples)
+			fprintf(f, " %s %+.2f +/- %.2f", xp_mixed_part_name(i),
+				(double)m->p[i].r.owd->est.offset_ns / 1e3,
+				(double)m->p[i].r.owd->est.unc_ns / 1e3);
+	fputc('\n', f);
 }
 
 void xp_mixed_human(FILE *f, const struct xp_mixed *m)
@@ -87,6 +141,8 @@ void xp_mixed_human(FILE *f, const struct xp_mixed *m)
 		snprintf(what, sizeof(what), "inflation %s", probe_names[pr]);
 		human_row(f, what, &m->infl[pr], 1);
 	}
+	if (m->c->o->one_way)
+		human_ways(f, m);
 	fprintf(f, "  throughput       up %.2f Mbit/s, down %.2f Mbit/s, %llu retransmits\n",
 		m->up_bps / 1e6, m->down_bps / 1e6, (unsigned long long)m->retrans);
 	fprintf(f, "  responsiveness   %.0f RPM (60000 / trimmed mean %.3f ms of the loaded "
@@ -98,19 +154,53 @@ void xp_mixed_human(FILE *f, const struct xp_mixed *m)
 			(double)m->p[XP_MX_LOADED_UDP].o.rr_timeout / 1e9);
 }
 
-static void json_lat(struct xp_json *j, const char *key, const struct xp_mixed_lat *l,
-		     const uint64_t *unanswered)
+static void json_figures(struct xp_json *j, const struct xp_mixed_lat *l)
 {
-	xp_json_obj_open(j, key);
-	xp_json_u64(j, "answered", l->count);
-	if (unanswered)
-		xp_json_u64(j, "unanswered", *unanswered);
 	xp_json_dbl(j, "p50_ms", l->p50);
 	xp_json_dbl(j, "p90_ms", l->p90);
 	xp_json_dbl(j, "p99_ms", l->p99);
 	xp_json_dbl(j, "p99_9_ms", l->p999);
 	xp_json_dbl(j, "mean_ms", l->mean);
 	xp_json_dbl(j, "trimmed_mean_ms", l->tm);
+}
+
+/* A probe kind's figures; ways (--one-way): its delays each way inside. */
+static void json_lat(struct xp_json *j, const char *key, const struct xp_mixed_lat *l,
+		     const uint64_t *unanswered, const struct xp_mixed_lat *ways)
+{
+	int k;
+
+	xp_json_obj_open(j, key);
+	xp_json_u64(j, "answered", l->count);
+	if (unanswered)
+		xp_json_u64(j, "unanswered", *unanswered);
+	json_figures(j, l);
+	for (k = 0; ways && k < XP_MX_WAYS; k++) {
+		xp_json_obj_open(j, way_keys[k]);
+		xp_json_u64(j, "count", ways[k].count);
+		json_figures(j, &ways[k]);
+		xp_json_obj_close(j);
+	}
+	xp_json_obj_close(j);
+}
+
+/* --one-way: each probe part's clock offset (its own CLOCK exchanges). */
+static void json_clocks(struct xp_json *j, const struct xp_mixed *m)
+{
+	int i;
+
+	xp_json_obj_open(j, "one_way");
+	for (i = 0; i < XP_MX_PARTS; i++) {
+		const struct xp_owd_result *w = m->p[i].ran ? m->p[i].r.owd : NULL;
+
+		if (!w || !w->est.samples)
+			continue;
+		xp_json_obj_open(j, xp_mixed_part_name(i));
+		xp_json_dbl(j, "clock_offset_us", (double)w->est.offset_ns / 1e3);
+		xp_json_dbl(j, "clock_offset_uncertainty_us", (double)w->est.unc_ns / 1e3);
+		xp_json_u64(j, "clamped", w->sum->neg);
+		xp_json_obj_close(j);
+	}
 	xp_json_obj_close(j);
 }
 
@@ -136,14 +226,18 @@ static void json_body(struct xp_json *j, const struct xp_mixed *m)
 	for (ph = 0; ph < XP_MX_PHASES; ph++) {
 		xp_json_obj_open(j, phase_names[ph]);
 		for (pr = 0; pr < XP_MX_PROBES; pr++)
-			json_lat(j, probe_names[pr], &m->lat[ph][pr], &m->unanswered[ph][pr]);
+			json_lat(j, probe_names[pr], &m->lat[ph][pr], &m->unanswered[ph][pr],
+				 m->c->o->one_way ? m->way[ph][pr] : NULL);
 		xp_json_u64(j, "udp_lost", m->lost[ph]);
 		xp_json_obj_close(j);
 	}
 	xp_json_obj_open(j, "inflation");
 	for (pr = 0; pr < XP_MX_PROBES; pr++)
-		json_lat(j, probe_names[pr], &m->infl[pr], NULL);
+		json_lat(j, probe_names[pr], &m->infl[pr], NULL,
+			 m->c->o->one_way ? m->way_infl[pr] : NULL);
 	xp_json_obj_close(j);
+	if (m->c->o->one_way)
+		json_clocks(j, m);
 	xp_json_obj_open(j, "throughput");
 	xp_json_dbl(j, "up_bits_per_second", m->up_bps);
 	xp_json_dbl(j, "down_bits_per_second", m->down_bps);

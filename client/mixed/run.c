@@ -24,6 +24,7 @@
 #include "client/mixed/mixed_int.h"
 #include "common/clock.h"
 #include "common/exitcodes.h"
+#include "proto/msg.h"
 
 #define SETTLE_NS (400 * XP_NS_PER_MS) /* the probes' warm-up, as TCP_RR's */
 #define RAMP_NS XP_NS_PER_SEC          /* the load's omitted start */
@@ -102,6 +103,20 @@ static void *part_thread(void *arg)
 	return NULL;
 }
 
+/* --one-way: a probe's request and response made big enough for the
+ * stamps (proto/msg.h): UDP an 8-byte id, responses the server's times. */
+static void probe_one_way(struct xp_opts *o)
+{
+	uint64_t req = xp_opts_req_size(o), min_rsp = XP_STAMP_RSP_LEN;
+
+	o->one_way = 1;
+	if (o->test == XP_UDP_RR) {
+		min_rsp += 8;
+		o->msg_size = req < 8 ? 8 : req;
+	}
+	o->rsp_size = req < min_rsp ? min_rsp : req;
+}
+
 /* The user's options, made one part's test. */
 static void part_opts(struct xp_mixed *m, int idx)
 {
@@ -120,6 +135,7 @@ static void part_opts(struct xp_mixed *m, int idx)
 	o->cpus = u->cpus ? u->cpus : "none"; /* five tests share the CPUs */
 	o->remote_cpus = u->remote_cpus ? u->remote_cpus : "none";
 	o->verbose = 0;
+	o->one_way = 0; /* the probes' alone (probe_one_way) */
 	if (probe < 0) {
 		o->test = strcmp(u->load, "down") ? XP_TCP_STREAM : XP_TCP_MAERTS;
 		o->bidir = !strcmp(u->load, "both");
@@ -132,6 +148,8 @@ static void part_opts(struct xp_mixed *m, int idx)
 		return;
 	}
 	o->test = probe == XP_MX_TCP ? XP_TCP_RR : XP_UDP_RR;
+	if (u->one_way)
+		probe_one_way(o);
 	o->tps = (XP_NS_PER_SEC + m->interval_ns / 2) / m->interval_ns;
 	o->tps = o->tps ? o->tps : 1;
 	o->flows = m->pool;

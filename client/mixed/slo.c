@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "client/mixed/mixed_int.h"
+#include "client/owd.h"
 #include "client/report/slo_eval.h"
 #include "common/json.h"
 
@@ -26,11 +27,40 @@ static int hist_us(const struct xp_slo_bound *b, const struct xp_hist *h, double
 	return 0;
 }
 
+/* The histogram a bound reads of part idx: its round trips, or with fwd_
+ * or ret_ its one-way delays (delay + *bias ns, common/owd.h). */
+static const struct xp_hist *part_hist(const struct xp_slo_bound *b, const struct xp_mixed *m,
+				       int idx, double *bias)
+{
+	const struct xp_client_result *r = &m->p[idx].r;
+
+	*bias = 0;
+	if (!b->way)
+		return r->hist;
+	if (!r->owd || !r->owd->sum || !r->owd->est.samples)
+		return NULL;
+	if (b->metric != XP_SLO_LATENCY_STDDEV)
+		*bias = (double)r->owd->est.unc_ns / 1e3;
+	return b->way == XP_SLO_FWD ? r->owd->sum->fwd : r->owd->sum->ret;
+}
+
+/* A phase's figure: idx's, less its bias. */
+static int phase_us(const struct xp_slo_bound *b, const struct xp_mixed *m, int idx, double *v)
+{
+	double bias;
+	const struct xp_hist *h = part_hist(b, m, idx, &bias);
+
+	if (hist_us(b, h, v))
+		return -1;
+	*v -= bias;
+	return 0;
+}
+
 /* The measured value in the bound's unit; -1: the run has none. */
 static int value(const struct xp_slo_bound *b, const struct xp_mixed *m, double *v)
 {
-	const struct xp_hist *hi = m->p[b->udp ? XP_MX_IDLE_UDP : XP_MX_IDLE_TCP].r.hist;
-	const struct xp_hist *hl = m->p[b->udp ? XP_MX_LOADED_UDP : XP_MX_LOADED_TCP].r.hist;
+	int hi = b->udp ? XP_MX_IDLE_UDP : XP_MX_IDLE_TCP;
+	int hl = b->udp ? XP_MX_LOADED_UDP : XP_MX_LOADED_TCP;
 	double idle = 0;
 
 	if (b->metric == XP_SLO_RPM)
@@ -38,12 +68,12 @@ static int value(const struct xp_slo_bound *b, const struct xp_mixed *m, double 
 	if (b->metric == XP_SLO_THROUGHPUT_UP || b->metric == XP_SLO_THROUGHPUT_DOWN)
 		return *v = b->metric == XP_SLO_THROUGHPUT_UP ? m->up_bps : m->down_bps, 0;
 	if (b->phase == XP_SLO_IDLE)
-		return hist_us(b, hi, v);
-	if (hist_us(b, hl, v))
+		return phase_us(b, m, hi, v);
+	if (phase_us(b, m, hl, v))
 		return -1;
 	if (b->phase != XP_SLO_INFLATION)
 		return 0;
-	if (hist_us(b, hi, &idle))
+	if (phase_us(b, m, hi, &idle))
 		return -1;
 	*v -= idle;
 	return 0;

@@ -55,6 +55,10 @@ void xp_report_interval_human(FILE *f, const struct xp_opts *o, const struct xp_
 		fprintf(f, "  jitter %.3f ms", iv->jitter_ms);
 	if (t->tcp_info)
 		fprintf(f, "  retrans %llu", (unsigned long long)iv->retrans);
+	if (iv->fwd.count)
+		fprintf(f, "  fwd p50 %.2f p99 %.2f us", iv->fwd.p50_us, iv->fwd.p99_us);
+	if (iv->ret.count)
+		fprintf(f, "  ret p50 %.2f p99 %.2f us", iv->ret.p50_us, iv->ret.p99_us);
 	fputc('\n', f);
 	if (iv->nflows < 2 || iv->nflows > 8)
 		return;
@@ -63,6 +67,28 @@ void xp_report_interval_human(FILE *f, const struct xp_opts *o, const struct xp_
 			(unsigned long long)iv->flows[i].bytes,
 			(unsigned long long)iv->flows[i].trans,
 			(unsigned long long)iv->flows[i].retrans);
+}
+
+static void json_way(struct xp_json *j, const char *key, const struct xp_iv_owd *w)
+{
+	if (!w->count)
+		return;
+	xp_json_obj_open(j, key);
+	xp_json_u64(j, "count", w->count);
+	xp_json_dbl(j, "p50", w->p50_us);
+	xp_json_dbl(j, "p99", w->p99_us);
+	xp_json_obj_close(j);
+}
+
+/* --one-way: the interval's delays, keys as the end's one_way. */
+static void json_one_way(struct xp_json *j, const struct xp_interval *iv)
+{
+	if (!iv->fwd.count && !iv->ret.count)
+		return;
+	xp_json_obj_open(j, "one_way");
+	json_way(j, "forward_us", &iv->fwd);
+	json_way(j, "return_us", &iv->ret);
+	xp_json_obj_close(j);
 }
 
 /* The server's interval of the same index, when it sent one. */
@@ -119,10 +145,12 @@ void xp_json_interval(struct xp_json *j, const char *key, const struct xp_interv
 	xp_json_dbl(j, "p99_us", iv->p99_us);
 	xp_json_u64(j, "retransmits", iv->retrans);
 	xp_json_u64(j, "packets_sent", iv->datagrams_sent);
+	xp_json_u64(j, "packets_received", iv->datagrams_received);
 	xp_json_u64(j, "packets_lost", iv->lost);
 	xp_json_u64(j, "late_workers", iv->late);
 	if (xp_test(test)->udp && xp_test(test)->bulk)
 		json_jitter(j, iv->jitter_ms);
+	json_one_way(j, iv);
 	xp_json_obj_close(j);
 	json_server(j, iv);
 	xp_json_obj_close(j);

@@ -293,13 +293,18 @@ static int span_prefix(struct span *s, const char *word)
 static struct span parse_scope(struct span tok, struct xp_slo_bound *b, char *pre, size_t len)
 {
 	static const char *const phases[] = { NULL, "idle_", "loaded_", "inflation_" };
+	static const char *const ways[] = { "", "fwd_", "ret_" };
 	int i;
 
+	for (i = XP_SLO_FWD; i <= XP_SLO_RET; i++)
+		if (span_prefix(&tok, ways[i]))
+			b->way = i;
 	b->udp = span_prefix(&tok, "udp_");
 	for (i = XP_SLO_IDLE; i <= XP_SLO_INFLATION; i++)
 		if (span_prefix(&tok, phases[i]))
 			b->phase = i;
-	snprintf(pre, len, "%s%s", b->udp ? "udp_" : "", b->phase ? phases[b->phase] : "");
+	snprintf(pre, len, "%s%s%s", ways[b->way], b->udp ? "udp_" : "",
+		 b->phase ? phases[b->phase] : "");
 	return tok;
 }
 
@@ -363,9 +368,9 @@ static const char *parse_plain_metric(struct span tok, struct xp_slo_bound *b)
 	}
 	if (lower(*tok.p) != 'p' || span_len(tok) < 2 || !is_digit(tok.p[1]))
 		return "unknown metric (expected pNN, mean, min, max, stddev, "
-		       "rate, throughput, loss or retransmits; -t RRUL: idle_, loaded_ "
-		       "or inflation_ and one of the latency ones, rpm, throughput_up, "
-		       "throughput_down)";
+		       "rate, throughput, loss or retransmits; --one-way: fwd_ or ret_ and "
+		       "a latency one; -t RRUL: idle_, loaded_ or inflation_ and a "
+		       "latency one, rpm, throughput_up, throughput_down)";
 	b->metric = XP_SLO_LATENCY_PCT;
 	if (parse_pct(num, &b->pct))
 		return "invalid percentile (expected pNN with 0 < NN <= 100)";
@@ -385,6 +390,9 @@ static const char *parse_metric(struct span tok, struct xp_slo_bound *b)
 		return why;
 	if (b->udp && !b->phase)
 		return "udp_ goes before idle_, loaded_ or inflation_";
+	if (b->way && !latency_metric(b->metric))
+		return "fwd_ and ret_ (--one-way) go before a latency metric (pNN, mean, min, "
+		       "max, stddev)";
 	if (b->phase && !latency_metric(b->metric))
 		return "idle_, loaded_ and inflation_ go before a latency metric (pNN, mean, "
 		       "min, max, stddev)";

@@ -29,6 +29,10 @@ enum xp_slo_metric {
  * inflation_p99 = loaded - idle), and with udp_ in front the UDP probes'. */
 enum xp_slo_phase { XP_SLO_ANY = 0, XP_SLO_IDLE, XP_SLO_LOADED, XP_SLO_INFLATION };
 
+/* --one-way: fwd_ and ret_ before a latency metric read the one-way
+ * delays (client to server, server to client), not the round trip. */
+enum xp_slo_way { XP_SLO_RTT = 0, XP_SLO_FWD, XP_SLO_RET };
+
 enum xp_slo_op { XP_SLO_LE = 1, XP_SLO_LT, XP_SLO_GE, XP_SLO_GT };
 
 struct xp_slo_bound {
@@ -41,6 +45,7 @@ struct xp_slo_bound {
 			   * "udp_loaded_p99" ... */
 	int phase;        /* enum xp_slo_phase */
 	int udp;          /* -t RRUL: the UDP probes' latency, not the TCP ones' */
+	int way;          /* enum xp_slo_way */
 };
 
 struct xp_slo {
@@ -50,7 +55,7 @@ struct xp_slo {
 
 /* Parse a comma-separated list (for -t RRUL also idle_/loaded_/inflation_
  * before a latency metric, udp_ before those, rpm, throughput_up and
- * throughput_down).  Latency values take ns, us, ms or s
+ * throughput_down; with --one-way fwd_ or ret_ before a latency metric).  Latency values take ns, us, ms or s
  * (no unit: us); throughput takes k/M/G (x1000) and optional "bit/s" or
  * "bps"; rate takes k/M (x1000); loss takes an optional %.  Errors name
  * the bound: "--slo: 'p99<=abc': invalid value".  0 or -1. */

@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 
+#include "client/owd.h"
 #include "client/report/report.h"
 #include "client/report/dir.h"
 #include "common/hist.h"
@@ -15,6 +16,15 @@ static int is_latency(int m)
 	       m == XP_SLO_LATENCY_STDDEV;
 }
 
+/* fwd_ and ret_: an RR test measures both ways at the client, a UDP bulk
+ * test the way its datagrams go, at their receiver. */
+static int way_available(int way, const struct xp_test *t)
+{
+	if (t->rr)
+		return t->persistent;
+	return t->udp && t->bulk && (way == XP_SLO_FWD) == !t->server_sends;
+}
+
 int xp_slo_available(const struct xp_slo_bound *b, int test)
 {
 	const struct xp_test *t = xp_test(test);
@@ -23,6 +33,8 @@ int xp_slo_available(const struct xp_slo_bound *b, int test)
 
 	if (test == XP_RRUL || mixed) /* RRUL's own (client/mixed/) */
 		return test == XP_RRUL && mixed;
+	if (b->way)
+		return is_latency(b->metric) && way_available(b->way, t);
 	if (is_latency(b->metric) || b->metric == XP_SLO_RATE)
 		return t->rr;
 	if (b->metric == XP_SLO_LOSS)
@@ -42,20 +54,44 @@ static double loss_pct(const struct xp_client_result *r)
 	return sent ? 100.0 * (double)r->local.c.lost / (double)sent : 0;
 }
 
-static double latency_us(const struct xp_slo_bound *b, const struct xp_hist *h)
+static double latency_ns(const struct xp_slo_bound *b, const struct xp_hist *h)
 {
 	switch (b->metric) {
 	case XP_SLO_LATENCY_PCT:
-		return xp_hist_percentile(h, b->pct) / 1e3;
+		return xp_hist_percentile(h, b->pct);
 	case XP_SLO_LATENCY_MEAN:
-		return xp_hist_mean(h) / 1e3;
+		return xp_hist_mean(h);
 	case XP_SLO_LATENCY_MIN:
-		return (double)xp_hist_min(h) / 1e3;
+		return (double)xp_hist_min(h);
 	case XP_SLO_LATENCY_MAX:
-		return (double)xp_hist_max(h) / 1e3;
+		return (double)xp_hist_max(h);
 	default:
-		return xp_hist_stddev(h) / 1e3;
+		return xp_hist_stddev(h);
 	}
+}
+
+static double latency_us(const struct xp_slo_bound *b, const struct xp_hist *h)
+{
+	return latency_ns(b, h) / 1e3;
+}
+
+/* --one-way: the histograms keep delay + the offset's uncertainty
+ * (common/owd.h); the bound reads the delay. */
+static int one_way_us(const struct xp_slo_bound *b, const struct xp_client_result *r,
+		      double *v)
+{
+	const struct xp_hist *h;
+
+	if (!r->owd || !r->owd->sum)
+		return -1;
+	h = b->way == XP_SLO_FWD ? r->owd->sum->fwd : r->owd->sum->ret;
+	if (!h || !xp_hist_count(h))
+		return -1;
+	*v = latency_ns(b, h);
+	if (b->metric != XP_SLO_LATENCY_STDDEV)
+		*v -= (double)r->owd->est.unc_ns;
+	*v /= 1e3;
+	return 0;
 }
 
 int xp_slo_value(const struct xp_slo_bound *b, const struct xp_client_result *r,
@@ -63,6 +99,8 @@ int xp_slo_value(const struct xp_slo_bound *b, const struct xp_client_result *r,
 {
 	if (!xp_slo_available(b, r->test))
 		return -1;
+	if (b->way)
+		return one_way_us(b, r, v);
 	if (is_latency(b->metric)) {
 		if (!xp_hist_count(r->hist))
 			return -1;
@@ -79,18 +117,29 @@ int xp_slo_value(const struct xp_slo_bound *b, const struct xp_client_result *r,
 	return 0;
 }
 
-int xp_slo_prepare(const char *spec, int test, struct xp_slo *slo, struct xp_err *err)
+int xp_slo_prepare(const char *spec, int test, int one_way, struct xp_slo *slo,
+		   struct xp_err *err)
 {
 	int i;
 
 	if (xp_slo_parse(spec, slo, err))
 		return -1;
-	for (i = 0; i < slo->n; i++)
+	for (i = 0; i < slo->n; i++) {
+		if (slo->b[i].way && !one_way)
+			return xp_err_set(err, "--slo: '%s': one-way delays are measured with "
+					  "--one-way", slo->b[i].text);
+		if (slo->b[i].way && test != XP_RRUL && !xp_slo_available(&slo->b[i], test))
+			return xp_err_set(err, "--slo: '%s': %s measures no %s delays (TCP_RR "
+					  "and UDP_RR both ways, UDP_STREAM forward, UDP_MAERTS "
+					  "return)", slo->b[i].text,
+					  test == XP_RRUL ? "RRUL" : xp_test_name(test),
+					  slo->b[i].way == XP_SLO_FWD ? "forward" : "return");
 		if (!xp_slo_available(&slo->b[i], test))
 			return xp_err_set(err, "--slo: '%s': %s does not measure %s%s",
 					  slo->b[i].text, test == XP_RRUL ? "RRUL" : xp_test_name(test),
 					  slo->b[i].name, test == XP_RRUL ? " (RRUL: idle_, loaded_ or "
 					  "inflation_ latency, rpm, throughput_up, throughput_down)" : "");
+	}
 	return 0;
 }
 

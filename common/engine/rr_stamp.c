@@ -2,7 +2,9 @@
 /* TCP_RR with one-way stamps (--one-way: SETUP stamps XP_STAMP_ONE_WAY),
  * the run's own engine (run->side) in place of rr.c's, so the plain
  * TCP_RR path stays as it is.  One request outstanding per flow (no
- * --burst, no --rate).  The client reads CLOCK_REALTIME as it sends a
+ * --burst); with --rate each request waits for its slot on the schedule
+ * and its round trip counts from the slot, the one-way delays from its
+ * actual send.  The client reads CLOCK_REALTIME as it sends a
  * request (t1) and as the response's last byte is in (t4); the server
  * reads it as a request's last byte is in (t2) and as it sends the
  * response (t3), and the response's first XP_STAMP_RSP_LEN bytes carry t2
@@ -39,7 +41,9 @@ struct st_state {
 	uint64_t t1, t2;  /* client: its send; server: the pending request's receipt */
 	uint64_t owed;    /* server: responses still to send */
 	uint32_t owe;     /* --kernel-timestamps: send calls whose stamps are not read */
+	uint64_t t0;      /* client, --rate: the request's actual send (monotonic) */
 	uint8_t out;      /* client: a request is outstanding */
+	uint8_t waiting;  /* client, --rate: asleep until the next slot */
 	uint8_t hdr[XP_STAMP_KRSP_LEN]; /* the response's stamps (being sent or read) */
 	struct xp_kts_cli kc; /* --kernel-timestamps: client */
 	struct xp_kts_srv ks; /* ... server */
@@ -160,8 +164,22 @@ static void cli_tx(struct xp_flow *f)
 	room_done(f);
 }
 
+/* Send the request now; its round trip counts from slot (its intended
+ * send on --rate's schedule, else now). */
+static void cli_send(struct xp_flow *f, uint64_t slot)
+{
+	ss(f)->out = 1;
+	ss(f)->txoff = f->w->run->req;
+	ss(f)->t0 = f->w->now = xp_now_ns();
+	ss(f)->t_issue = slot ? slot : ss(f)->t0;
+	ss(f)->t1 = xp_owd_now();
+	cli_tx(f);
+}
+
 static void cli_issue(struct xp_flow *f)
 {
+	struct xp_worker *w = f->w;
+
 	if (f->quota && !f->stopping) { /* -k: the flow's share */
 		if (f->left)
 			f->left--;
@@ -173,11 +191,32 @@ static void cli_issue(struct xp_flow *f)
 		xp_flow_finish(f);
 		return;
 	}
-	ss(f)->out = 1;
-	ss(f)->txoff = f->w->run->req;
-	ss(f)->t_issue = f->w->now = xp_now_ns();
-	ss(f)->t1 = xp_owd_now();
-	cli_tx(f);
+	if (!w->run->sched_ns) {
+		cli_send(f, 0);
+		return;
+	}
+	/* --rate: at the flow's next slot (now if it has passed), latency
+	 * from the slot: a stall delays the measured requests, not hides them */
+	f->next_send = xp_flow_next_slot(f, f->next_send);
+	if (f->next_send > xp_now_ns()) {
+		ss(f)->waiting = 1;
+		xp_flow_sleep_precise(f, f->next_send);
+		return;
+	}
+	cli_send(f, f->next_send);
+}
+
+/* --rate: the slot has come (the timer's EPOLLOUT). */
+static void cli_slot(struct xp_flow *f)
+{
+	ss(f)->waiting = 0;
+	if (f->stopping) {
+		shutdown(f->fd, SHUT_WR);
+		xp_flow_finish(f);
+		return;
+	}
+	xp_spin_until(f->next_send);
+	cli_send(f, f->next_send);
 }
 
 /* The response is in: the round trip and its one-way parts. */
@@ -188,6 +227,8 @@ static void cli_done(struct xp_flow *f)
 	uint64_t t[4] = { ss(f)->t1, xp_get64(ss(f)->hdr), xp_get64(ss(f)->hdr + 8), t4 };
 
 	xp_hist_add(w->hist, now - ss(f)->t_issue);
+	if (w->raw_hist)
+		xp_hist_add(w->raw_hist, now - ss(f)->t0);
 	xp_owd_rr(w, ss(f)->hdr, ss(f)->t1, t4);
 	if (kernel(w)) { /* the request's transmit time is in by now */
 		drain(f, &ss(f)->kc.k1, (int)ss(f)->owe, ss(f)->t1);
@@ -206,6 +247,10 @@ static void cli_io(struct xp_flow *f, uint32_t events)
 	uint64_t rsp = w->run->rsp, at = ss(f)->rxoff, hl = hdr_len(w), krx;
 	ssize_t n;
 
+	if (ss(f)->waiting && (events & EPOLLOUT)) {
+		cli_slot(f);
+		return;
+	}
 	tx_stamps(f, events, &ss(f)->kc.k1);
 	if ((events & EPOLLOUT) && ss(f)->txoff) {
 		cli_tx(f);
@@ -252,6 +297,11 @@ static void cli_go(struct xp_flow *f)
 static void cli_stop(struct xp_flow *f)
 {
 	f->stopping = 1; /* the outstanding request completes, then the flow closes */
+	if (ss(f)->waiting) { /* one waiting for its slot closes now */
+		ss(f)->waiting = 0;
+		shutdown(f->fd, SHUT_WR);
+		xp_flow_finish(f);
+	}
 }
 
 static void cli_measure(struct xp_flow *f)

@@ -12,6 +12,7 @@
 #include <sys/socket.h>
 
 #include "common/clock.h"
+#include "common/engine/owd.h"
 #include "common/engine/worker_int.h"
 
 static uint64_t flow_retrans(const struct xp_worker *w, const struct xp_flow *f)
@@ -23,6 +24,20 @@ static uint64_t flow_retrans(const struct xp_worker *w, const struct xp_flow *f)
 	    getsockopt(f->fd, IPPROTO_TCP, TCP_INFO, &ti, &len))
 		return 0;
 	return ti.tcpi_total_retrans;
+}
+
+/* --one-way: the delays so far (a copy not made for want of memory is
+ * left NULL, and the interval goes without it). */
+static void snap_owd(struct xp_snap *s, const struct xp_owd *o)
+{
+	if (!s->fwd)
+		s->fwd = xp_hist_new();
+	if (!s->ret)
+		s->ret = xp_hist_new();
+	if (s->fwd)
+		xp_hist_copy(s->fwd, o->fwd);
+	if (s->ret)
+		xp_hist_copy(s->ret, o->ret);
 }
 
 void xp_take_snapshot(struct xp_worker *w)
@@ -46,6 +61,8 @@ void xp_take_snapshot(struct xp_worker *w)
 	s->c = w->c;
 	if (s->hist)
 		xp_hist_copy(s->hist, w->hist);
+	if (w->owd)
+		snap_owd(s, w->owd);
 	for (i = 0, s->nflows = 0; i < w->nlive && i < s->capflows; i++, s->nflows++) {
 		const struct xp_flow *f = w->live[i];
 

@@ -371,6 +371,7 @@ static void rx_datagram(struct xp_flow *f, const uint8_t *p, size_t seg, uint64_
 	xp_seqwin_add(win, raw & ~XP_UDP_MEASURED);
 	if (!w->run->omit || (raw & XP_UDP_MEASURED)) {
 		w->c.bytes_received += seg;
+		w->c.datagrams_received += win->unique - unique; /* so intervals see it */
 		f->bytes += seg;
 		return;
 	}
@@ -503,10 +504,9 @@ static void rx_close(struct xp_flow *f)
 
 	if (!win)
 		return;
-	f->dgrams = win->unique;
+	f->dgrams = win->unique; /* w->c counted them as they came */
 	f->out_of_order = win->out_of_order;
 	f->duplicates = win->duplicates;
-	w->c.datagrams_received += win->unique;
 	w->c.out_of_order += win->out_of_order;
 	w->c.duplicates += win->duplicates;
 	if (f->jitter_n) {

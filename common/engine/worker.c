@@ -350,6 +350,8 @@ void xp_worker_destroy(struct xp_worker *w)
 	free(w->fres);
 	free(w->snap.flows);
 	xp_hist_free(w->snap.hist);
+	xp_hist_free(w->snap.fwd);
+	xp_hist_free(w->snap.ret);
 	free(w->timers);
 	xp_udp_worker_free(w);
 	free(w->buf);

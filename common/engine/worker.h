@@ -96,6 +96,7 @@ struct xp_snap {
 	uint64_t t;              /* when taken */
 	struct xp_counters c;
 	struct xp_hist *hist;    /* copy of the worker's histogram */
+	struct xp_hist *fwd, *ret; /* --one-way: copies of its one-way delays */
 	struct xp_flow_snap *flows;
 	uint32_t nflows, capflows;
 };
