@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/sockios.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include <poll.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -351,6 +353,47 @@ static int run(struct xp_session *s, struct xp_err *err)
 	return 0;
 }
 
+#define LINGER_MS 5000          /* how long a failed session waits for the client's close */
+#define LINGER_BYTES (64 * 1024) /* ... and reads of what it still sends */
+
+/* Bytes we sent that the client has not acknowledged (SIOCOUTQ); 0 when
+ * unknown. */
+static int unacked(int fd)
+{
+	int q = 0;
+
+	return ioctl(fd, SIOCOUTQ, &q) == 0 ? q : 0;
+}
+
+/* After ERROR: no more from us (FIN), and what the client still sends
+ * (heartbeats, a STOP) is read until it closes, or our ERROR is
+ * acknowledged and 100 ms more have passed; LINGER_MS and LINGER_BYTES at
+ * most.  Closing with unread bytes sends an RST, which can overtake an
+ * ERROR still being retransmitted on a lossy path and reach the client
+ * first ("connection reset" in place of the reason). */
+static void linger_ctl(int fd)
+{
+	uint64_t now = xp_now_ns(), end = now + LINGER_MS * XP_NS_PER_MS, acked = 0;
+	size_t got = 0;
+	char buf[4096];
+
+	shutdown(fd, SHUT_WR);
+	while (got < LINGER_BYTES && now < end && (!acked || now < acked + 100 * XP_NS_PER_MS)) {
+		struct pollfd p = { fd, POLLIN, 0 };
+		ssize_t n;
+
+		if (poll(&p, 1, 20) < 0)
+			return;
+		n = p.revents ? recv(fd, buf, sizeof(buf), MSG_DONTWAIT) : -1;
+		if (p.revents && n <= 0 && !(n < 0 && (errno == EAGAIN || errno == EINTR)))
+			return; /* closed (or gone) */
+		got += n > 0 ? (size_t)n : 0;
+		now = xp_now_ns();
+		if (!acked && !unacked(fd))
+			acked = now;
+	}
+}
+
 static void *session_main(void *arg)
 {
 	struct xp_session *s = arg;
@@ -372,6 +415,7 @@ static void *session_main(void *arg)
 		xp_ctl_send_error(s->ctl_fd, rc == -2 ? 2 : 1, err.msg);
 		xp_log(s->cfg->log, "%s: %s; test abandoned", s->peer, err.msg);
 		xp_group_cmd(&s->group, XP_CMD_ABORT);
+		linger_ctl(s->ctl_fd);
 	}
 	xp_group_join(&s->group);
 	if (write(s->done_fd, &s, sizeof(s)) != (ssize_t)sizeof(s))

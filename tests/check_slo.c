@@ -253,6 +253,13 @@ START_TEST(test_distinct_bounds)
 				      &slo, &err),
 			 0);
 	ck_assert_int_eq(slo.n, 8);
+	/* the same figure of another way or phase is another bound */
+	ck_assert_int_eq(xp_slo_parse("p99<=1ms,fwd_p99<=1ms,ret_p99<=1ms,fwd_loaded_p99<=1ms,"
+				      "ret_loaded_p99<=1ms,loaded_p99<=1ms,udp_loaded_p99<=1ms,"
+				      "fwd_udp_loaded_p99<=1ms", &slo, &err), 0);
+	ck_assert_int_eq(slo.n, 8);
+	ck_assert_int_ne(xp_slo_parse("fwd_p99<=1ms,fwd_p99<=2ms", &slo, &err), 0);
+	ck_assert_ptr_nonnull(strstr(err.msg, "duplicate bound"));
 }
 END_TEST
 

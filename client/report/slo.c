@@ -440,7 +440,7 @@ static int same_bound(const struct xp_slo_bound *a,
 		      const struct xp_slo_bound *b)
 {
 	return a->metric == b->metric && a->op == b->op && a->phase == b->phase &&
-	       a->udp == b->udp &&
+	       a->udp == b->udp && a->way == b->way &&
 	       (a->metric != XP_SLO_LATENCY_PCT || a->pct == b->pct);
 }
 
