@@ -64,13 +64,15 @@ PY
 check_chart "$TMP/trend.svg" 1
 
 # a grid: two sweeps, four points, a series per value of the second
-X -t TCP_RR -l 0.3 --sweep msg-size=1,1K --sweep flows=1,2 --json \
+# (--rate 200 and 400: two series apart by construction; with flows=1,2
+# an ASan run once drew the two lines on top of each other)
+X -t TCP_RR -l 0.5 --sweep msg-size=1,1K --sweep rate=200,400 --json \
 	--plot "$TMP/grid.svg" >"$TMP/grid.json" || fail "grid sweep"
 python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
-v = [(p["values"]["msg-size"], p["values"]["flows"]) for p in d["points"]]
-assert v == [(1, 1), (1, 2), (1024, 1), (1024, 2)], v
+v = [(p["values"]["msg-size"], p["values"]["rate"]) for p in d["points"]]
+assert v == [(1, 200), (1, 400), (1024, 200), (1024, 400)], v
 assert all(p["end"]["rr"]["transactions"] > 0 for p in d["points"])
 ' "$TMP/grid.json" || fail "grid points"
 check_chart "$TMP/grid.svg" 2
