@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
@@ -31,6 +32,9 @@ struct server_side {
 	pthread_cond_t cv;
 	int opened;            /* under mu: open finished, s set or err filled */
 	struct xp_err err;
+	FILE *log;             /* what the server logs (its failures), in memory */
+	char *logbuf;
+	size_t loglen;
 };
 
 struct client_side {
@@ -87,6 +91,7 @@ static void server_cfg(struct server_side *c, const struct xp_opts *o, const cha
 	cfg->idle_timeout_ns = o->idle_timeout;
 	cfg->sigfd = -1;
 	cfg->allow_spin = 1;
+	cfg->log = c->log = open_memstream(&c->logbuf, &c->loglen); /* NULL: no log */
 	n = xp_cpu_allowed(all, XP_CPUS_MAX);
 	for (i = 0; i < n; i++)
 		rot[i] = all[(i + (int)o->threads) % n];
@@ -195,6 +200,28 @@ static void stop_server(struct measure *m)
 	xp_server_stop(m->srv.s);
 	pthread_join(m->st, NULL);
 	xp_server_close(m->srv.s);
+	if (m->srv.log) /* its sessions are over: the text is complete */
+		fclose(m->srv.log);
+	m->srv.log = NULL;
+}
+
+/* The server's last log line, its time and process taken off ("" if it
+ * logged nothing): why it ended a test the client saw only end. */
+static const char *server_said(const struct server_side *c, char *buf, size_t len)
+{
+	const char *t = c->logbuf, *end = t ? t + c->loglen : NULL, *a, *colon;
+
+	while (end && end > t && end[-1] == '\n')
+		end--;
+	if (!end || end == t)
+		return "";
+	for (a = end; a > t && a[-1] != '\n'; a--)
+		;
+	colon = memchr(a, ']', (size_t)(end - a));
+	if (colon && colon + 2 <= end && colon[1] == ':')
+		a = colon + 2 + (colon + 2 < end && colon[2] == ' ');
+	snprintf(buf, len, "%.*s", (int)(end - a), a);
+	return buf;
 }
 
 static int run_client(struct measure *m, const struct xp_opts *o,
@@ -217,6 +244,9 @@ static int run_client(struct measure *m, const struct xp_opts *o,
 
 static void free_measure(struct measure *m)
 {
+	if (m->srv.log)
+		fclose(m->srv.log);
+	free(m->srv.logbuf);
 	pthread_mutex_destroy(&m->srv.mu);
 	pthread_cond_destroy(&m->srv.cv);
 	if (m->cli.stopfd >= 0)
@@ -260,8 +290,14 @@ int xp_lab_measure(const struct xp_opts *o, const struct xp_lab_where *w,
 	pthread_join(m->ct, NULL);
 	stop_server(m);
 	rc = m->cli.rc;
-	if (rc)
-		xp_err_set(err, "%s", m->cli.err.msg);
+	if (rc) {
+		char said[300];
+
+		if (*server_said(&m->srv, said, sizeof(said)))
+			xp_err_set(err, "%s (the lab's server: %s)", m->cli.err.msg, said);
+		else
+			xp_err_set(err, "%s", m->cli.err.msg);
+	}
 	*r = m->cli.r;
 	if (rc)
 		xp_client_result_free(r);

@@ -4,7 +4,8 @@
 # xperf's delay line or netem), each case's outcome asserted:
 #  1. a 10 s test completes with no spurious heartbeat timeout; a path cut
 #     3 s into a test (--cut-after) is told in one line ("silent for 5 s
-#     (no heartbeat)"), exit status 1, within the cut + 5 s + a margin
+#     (no heartbeat)", the lab's server's own reason after it), exit
+#     status 1, within the cut + 5 s + a margin
 #     (and case 4's 20 % loss of the control connection too is no
 #     heartbeat timeout: a lossy path that acknowledges gets longer);
 #  2. --control-timeout below the round trip: a clear error naming it at
@@ -92,6 +93,8 @@ row = r[0]; ln = row['line'] or {}
 cut = sum(ln[k]['cut'] for k in ('c2s', 's2c') if k in ln)
 print('wan_timeouts: 1. path cut 3 s in: \"%s\", exit 1, %.1f s in all, %d frames cut' % (row['message'], secs, cut))
 assert row['status'] == 'failed' and re.search('silent for [5-7] s [(]no heartbeat[)]', row['message']), row
+# the lab's server ended its side too, and its reason is in the message
+assert re.search('[(]the lab.s server: .*; test abandoned[)]', row['message']), row
 assert cut > 0, ln
 # the cut at 3 s after the measurement began, 5 s of silence, set-up and teardown
 assert secs < 3 + 5 + 5, secs
