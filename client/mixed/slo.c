@@ -9,51 +9,18 @@
 #include "client/report/slo_eval.h"
 #include "common/json.h"
 
-/* A latency metric of h in us; -1 when h holds nothing. */
-static int hist_us(const struct xp_slo_bound *b, const struct xp_hist *h, double *v)
-{
-	if (!h || !xp_hist_count(h))
-		return -1;
-	if (b->metric == XP_SLO_LATENCY_PCT)
-		*v = xp_hist_percentile(h, b->pct) / 1e3;
-	else if (b->metric == XP_SLO_LATENCY_MEAN)
-		*v = xp_hist_mean(h) / 1e3;
-	else if (b->metric == XP_SLO_LATENCY_MIN)
-		*v = (double)xp_hist_min(h) / 1e3;
-	else if (b->metric == XP_SLO_LATENCY_MAX)
-		*v = (double)xp_hist_max(h) / 1e3;
-	else
-		*v = xp_hist_stddev(h) / 1e3;
-	return 0;
-}
-
-/* The histogram a bound reads of part idx: its round trips, or with fwd_
- * or ret_ its one-way delays (delay + *bias ns, common/owd.h). */
-static const struct xp_hist *part_hist(const struct xp_slo_bound *b, const struct xp_mixed *m,
-				       int idx, double *bias)
+/* A phase's figure: part idx's round trips, or with fwd_ or ret_ its
+ * one-way delays (their bias off). */
+static int phase_us(const struct xp_slo_bound *b, const struct xp_mixed *m, int idx, double *v)
 {
 	const struct xp_client_result *r = &m->p[idx].r;
 
-	*bias = 0;
 	if (!b->way)
-		return r->hist;
+		return xp_slo_hist_us(b, r->hist, 0, v);
 	if (!r->owd || !r->owd->sum || !r->owd->est.samples)
-		return NULL;
-	if (b->metric != XP_SLO_LATENCY_STDDEV)
-		*bias = (double)r->owd->est.unc_ns / 1e3;
-	return b->way == XP_SLO_FWD ? r->owd->sum->fwd : r->owd->sum->ret;
-}
-
-/* A phase's figure: idx's, less its bias. */
-static int phase_us(const struct xp_slo_bound *b, const struct xp_mixed *m, int idx, double *v)
-{
-	double bias;
-	const struct xp_hist *h = part_hist(b, m, idx, &bias);
-
-	if (hist_us(b, h, v))
 		return -1;
-	*v -= bias;
-	return 0;
+	return xp_slo_hist_us(b, b->way == XP_SLO_FWD ? r->owd->sum->fwd : r->owd->sum->ret,
+			      r->owd->est.unc_ns, v);
 }
 
 /* The measured value in the bound's unit; -1: the run has none. */

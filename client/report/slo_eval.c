@@ -70,9 +70,16 @@ static double latency_ns(const struct xp_slo_bound *b, const struct xp_hist *h)
 	}
 }
 
-static double latency_us(const struct xp_slo_bound *b, const struct xp_hist *h)
+int xp_slo_hist_us(const struct xp_slo_bound *b, const struct xp_hist *h, uint64_t bias_ns,
+		   double *v)
 {
-	return latency_ns(b, h) / 1e3;
+	if (!h || !xp_hist_count(h))
+		return -1;
+	*v = latency_ns(b, h);
+	if (b->metric != XP_SLO_LATENCY_STDDEV)
+		*v -= (double)bias_ns;
+	*v /= 1e3;
+	return 0;
 }
 
 /* --one-way: the histograms keep delay + the offset's uncertainty
@@ -80,18 +87,10 @@ static double latency_us(const struct xp_slo_bound *b, const struct xp_hist *h)
 static int one_way_us(const struct xp_slo_bound *b, const struct xp_client_result *r,
 		      double *v)
 {
-	const struct xp_hist *h;
-
 	if (!r->owd || !r->owd->sum)
 		return -1;
-	h = b->way == XP_SLO_FWD ? r->owd->sum->fwd : r->owd->sum->ret;
-	if (!h || !xp_hist_count(h))
-		return -1;
-	*v = latency_ns(b, h);
-	if (b->metric != XP_SLO_LATENCY_STDDEV)
-		*v -= (double)r->owd->est.unc_ns;
-	*v /= 1e3;
-	return 0;
+	return xp_slo_hist_us(b, b->way == XP_SLO_FWD ? r->owd->sum->fwd : r->owd->sum->ret,
+			      r->owd->est.unc_ns, v);
 }
 
 int xp_slo_value(const struct xp_slo_bound *b, const struct xp_client_result *r,
@@ -102,9 +101,7 @@ int xp_slo_value(const struct xp_slo_bound *b, const struct xp_client_result *r,
 	if (b->way)
 		return one_way_us(b, r, v);
 	if (is_latency(b->metric)) {
-		if (!xp_hist_count(r->hist))
-			return -1;
-		*v = latency_us(b, r->hist);
+		return xp_slo_hist_us(b, r->hist, 0, v);
 	} else if (b->metric == XP_SLO_RATE) {
 		*v = r->local.active_ns ? (double)r->local.c.transactions * 1e9 / (double)r->local.active_ns : 0;
 	} else if (b->metric == XP_SLO_THROUGHPUT) {

@@ -10,6 +10,12 @@
 /* Is the metric measured by this test type at all? */
 int xp_slo_available(const struct xp_slo_bound *b, int test);
 
+/* A latency bound's figure of h (ns; each value delay + bias_ns, as the
+ * one-way histograms keep them, common/owd.h) in us, the bias taken off;
+ * -1 when h is NULL or empty. */
+int xp_slo_hist_us(const struct xp_slo_bound *b, const struct xp_hist *h, uint64_t bias_ns,
+		   double *v);
+
 /* The measured value in the bound's canonical unit; -1 if absent. */
 int xp_slo_value(const struct xp_slo_bound *b, const struct xp_client_result *r,
 		 double *v);

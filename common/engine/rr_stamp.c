@@ -176,6 +176,13 @@ static void cli_send(struct xp_flow *f, uint64_t slot)
 	cli_tx(f);
 }
 
+/* No more requests: the server sees our end, the flow is done. */
+static void cli_close(struct xp_flow *f)
+{
+	shutdown(f->fd, SHUT_WR);
+	xp_flow_finish(f);
+}
+
 static void cli_issue(struct xp_flow *f)
 {
 	struct xp_worker *w = f->w;
@@ -187,8 +194,7 @@ static void cli_issue(struct xp_flow *f)
 			f->stopping = 1;
 	}
 	if (f->stopping) {
-		shutdown(f->fd, SHUT_WR);
-		xp_flow_finish(f);
+		cli_close(f);
 		return;
 	}
 	if (!w->run->sched_ns) {
@@ -211,8 +217,7 @@ static void cli_slot(struct xp_flow *f)
 {
 	ss(f)->waiting = 0;
 	if (f->stopping) {
-		shutdown(f->fd, SHUT_WR);
-		xp_flow_finish(f);
+		cli_close(f);
 		return;
 	}
 	xp_spin_until(f->next_send);
@@ -299,8 +304,7 @@ static void cli_stop(struct xp_flow *f)
 	f->stopping = 1; /* the outstanding request completes, then the flow closes */
 	if (ss(f)->waiting) { /* one waiting for its slot closes now */
 		ss(f)->waiting = 0;
-		shutdown(f->fd, SHUT_WR);
-		xp_flow_finish(f);
+		cli_close(f);
 	}
 }
 
