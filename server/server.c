@@ -153,6 +153,35 @@ static struct xp_i3srv_cfg i3_cfg(const struct xp_server_cfg *c)
 	return i;
 }
 
+#define PORT_TRIES 16 /* ephemeral ports tried for one free for TCP and UDP alike */
+
+/* The TCP listener and the UDP sockets on one port.  A port the kernel
+ * chose (-p 0: the embedded servers) is free for TCP only: another
+ * process may hold it for UDP ("bind udp ...: Address already in use"
+ * in a suite run beside others), so then another is taken.  The refused
+ * listeners stay open until one fits, or the kernel hands the same port
+ * out again (it scans from the bottom of its range). */
+static int open_ports(struct xp_server *s, struct xp_addr *a, struct xp_err *err)
+{
+	int held[PORT_TRIES], n = 0, rc = -1, i;
+
+	while (!open_tcp(s, a, err)) {
+		if (!open_udp(s, a, err)) {
+			rc = 0;
+			break;
+		}
+		if (s->cfg.port || n + 1 >= PORT_TRIES)
+			break;
+		epoll_ctl(s->epfd, EPOLL_CTL_DEL, s->lfd, NULL);
+		held[n++] = s->lfd;
+		s->lfd = -1;
+		s->listening = 0;
+	}
+	for (i = 0; i < n; i++)
+		close(held[i]);
+	return rc;
+}
+
 struct xp_server *xp_server_open(const struct xp_server_cfg *cfg, struct xp_err *err)
 {
 	struct xp_server *s = calloc(1, sizeof(*s));
@@ -187,7 +216,7 @@ struct xp_server *xp_server_open(const struct xp_server_cfg *cfg, struct xp_err 
 	xp_srv_watch(s, s->done[0], EV_DONE, EPOLLIN);
 	if (cfg->sigfd >= 0)
 		xp_srv_watch(s, cfg->sigfd, EV_SIG, EPOLLIN);
-	if (open_tcp(s, &a, err) || open_udp(s, &a, err))
+	if (open_ports(s, &a, err))
 		goto fail;
 	xp_i3srv_set_listener(s->i3, s->lfd);
 	return s;
