@@ -89,6 +89,12 @@ static void server_cfg(struct server_side *c, const struct xp_opts *o, const cha
 	cfg->max_duration_ns = o->length + XP_NS_PER_SEC;
 	cfg->max_msg = 1ull << 30;
 	cfg->idle_timeout_ns = o->idle_timeout;
+	/* the client's first message may take as long as it allows its control
+	 * exchange: on an emulated lossy path TCP's backoff can hold it past
+	 * xperf -s's 5 s (a 20 % loss, 300 ms run closed so: "no answer within
+	 * 5.0 s (first bytes)") */
+	cfg->header_timeout_ns = o->control_timeout > XP_HEADER_TIMEOUT_NS ? o->control_timeout
+									  : XP_HEADER_TIMEOUT_NS;
 	cfg->sigfd = -1;
 	cfg->allow_spin = 1;
 	cfg->log = c->log = open_memstream(&c->logbuf, &c->loglen); /* NULL: no log */
