@@ -79,7 +79,8 @@ static int send_setup(struct client *cl, struct xp_err *err)
 		snprintf(m.u.setup.cpus, sizeof(m.u.setup.cpus), "%s", o->remote_cpus);
 	m.u.setup.flags = (o->spin ? XP_SETUP_F_SPIN : 0) |
 			  (o->no_gso ? XP_SETUP_F_NO_GSO : 0) |
-			  (o->zerocopy ? XP_SETUP_F_ZEROCOPY : 0);
+			  (o->zerocopy ? XP_SETUP_F_ZEROCOPY : 0) |
+			  (o->self_probe_ns ? XP_SETUP_F_SELF_PROBES : 0);
 	m.u.setup.busy_poll_us = o->busy_poll;
 	m.u.setup.rate_bps = o->rate;
 	m.u.setup.burst = o->burst;
@@ -128,6 +129,8 @@ static void fill_run(struct client *cl)
 	r->spin = o->spin;
 	r->gso = !o->no_gso;
 	r->zerocopy = o->zerocopy;
+	r->self_probes = o->self_probe_ns != 0;
+	r->self_probe_ns = o->self_probe_ns;
 	r->burst = (uint32_t)o->burst;
 	r->rate_bps = o->rate;
 	r->pace_burst = (uint32_t)o->pace_burst;

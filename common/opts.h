@@ -45,6 +45,9 @@ struct xp_opts {
 #include "common/opts.def"
 #undef XP_OPT
 #undef XP_SECTION
+	/* not an option: -t RRUL's load asks for a self probe on each of its
+	 * flows this often (client/mixed/run.c); 0 none */
+	uint64_t self_probe_ns;
 	int argc;    /* the command line, for captions (xp_opts_parse) */
 	char **argv;
 	unsigned char given[XP_OPT_COUNT]; /* set on the command line, not a default */

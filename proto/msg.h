@@ -107,7 +107,9 @@ struct xp_msg_setup {
 #define XP_SETUP_F_SPIN 1u     /* workers poll instead of sleeping */
 #define XP_SETUP_F_NO_GSO 2u   /* no UDP GRO on the server's receivers */
 #define XP_SETUP_F_ZEROCOPY 4u /* server senders use MSG_ZEROCOPY */
-#define XP_SETUP_F_ALL 7u
+#define XP_SETUP_F_SELF_PROBES 8u /* TCP bulk: the stream carries self probes
+				   * (proto/selfprobe.h); the server echoes them */
+#define XP_SETUP_F_ALL 15u
 
 #define XP_SETUP_TOS_SET 0x100u      /* tos: the low 8 bits are to be set */
 #define XP_SETUP_S_FASTOPEN 1u       /* TCP_CRR: the client sends in the SYN */

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # -t RRUL over loopback (the embedded server): its usage errors (exit 2,
 # one line), one run's JSON (every documented key; inflation = loaded -
-# idle figure by figure; rpm = 60000 / the loaded TCP trimmed mean; no
+# idle figure by figure; rpm = 60000 / the mean of the loaded TCP (foreign)
+# and self probes' trimmed means, the self probes answered; no
 # idle probe unanswered; throughput only the way loaded), --slo (a bound
 # that holds: exit 0, one that cannot: exit 3), --json-stream (start,
 # intervals of every part, end) and --plot (an SVG with its series), and
@@ -59,7 +60,19 @@ for p in ("tcp", "udp"):
     for k in figs:
         want = d["loaded"][p][k] - d["idle"][p][k]
         assert abs(d["inflation"][p][k] - want) <= 1e-9 * max(1, abs(want)), (p, k)
-assert abs(d["rpm"] - 60000 / d["loaded"]["tcp"]["trimmed_mean_ms"]) <= 1e-6 * d["rpm"]
+# self probes: on the load's one flow, one each probe interval of its
+# measured part (-l + 1 s); RPM from foreign (loaded TCP) and self
+s = d["loaded"]["self"]
+owed = (d["loaded_seconds"] + 1) / (d["probe_interval_ms"] / 1e3)
+assert s["answered"] >= 0.8 * owed, "self: %d answered of %d" % (s["answered"], owed)
+assert s["unanswered"] <= 0.05 * owed, s
+assert s["p50_ms"] > 0 and s["p50_ms"] <= s["p99_ms"], s
+assert abs(d["inflation"]["self"]["p50_ms"] - (s["p50_ms"] - d["idle"]["tcp"]["p50_ms"])) <= 1e-9 * max(1, s["p50_ms"])
+r = d["responsiveness"]
+assert r["foreign_trimmed_mean_ms"] == d["loaded"]["tcp"]["trimmed_mean_ms"]
+assert r["self_trimmed_mean_ms"] == s["trimmed_mean_ms"] and r["rpm"] == d["rpm"]
+want = 60000 / ((r["foreign_trimmed_mean_ms"] + r["self_trimmed_mean_ms"]) / 2)
+assert abs(d["rpm"] - want) <= 1e-6 * d["rpm"], (d["rpm"], want)
 t = d["throughput"]
 assert t["up_bits_per_second"] > 1e6 and t["down_bits_per_second"] == 0, t
 assert d["slo"]["passed"] is True and len(d["slo"]["bounds"]) == 3

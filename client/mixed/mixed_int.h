@@ -46,6 +46,9 @@ struct xp_mixed {
 	struct xp_mixed_lat way[XP_MX_PHASES][XP_MX_PROBES][XP_MX_WAYS];
 	struct xp_mixed_lat way_infl[XP_MX_PROBES][XP_MX_WAYS];
 	uint64_t lost[XP_MX_PHASES]; /* UDP probes timed out */
+	/* self probes: on the load's own connections (its measured part) */
+	struct xp_mixed_lat self, self_infl;
+	uint64_t self_unanswered;    /* ... issued in it and never echoed */
 	double up_bps, down_bps, rpm;
 	uint64_t retrans;
 	uint64_t t0_wall_ns;         /* the run's start (wall clock) */

@@ -67,9 +67,16 @@ void xp_mixed_compute(struct xp_mixed *m)
 			xp_mixed_inflation(&m->way[XP_MX_IDLE][pr][k], &m->way[XP_MX_LOADED][pr][k],
 					   &m->way_infl[pr][k]);
 	}
-	/* foreign and self probes: both the TCP probe connection (man xperf) */
-	m->rpm = xp_mixed_rpm(m->lat[XP_MX_LOADED][XP_MX_TCP].tm,
-			      m->lat[XP_MX_LOADED][XP_MX_TCP].tm);
+	if (m->p[XP_MX_LOAD].ran) {
+		uint64_t sent = m->p[XP_MX_LOAD].r.local.c.self_probes_sent;
+
+		xp_mixed_lat_from_hist(m->p[XP_MX_LOAD].r.hist, &m->self);
+		m->self_unanswered = sent > m->self.count ? sent - m->self.count : 0;
+	}
+	/* self against the idle TCP probes: the same path, unloaded */
+	xp_mixed_inflation(&m->lat[XP_MX_IDLE][XP_MX_TCP], &m->self, &m->self_infl);
+	/* foreign: the loaded TCP probes' own connections; self: the load's */
+	m->rpm = xp_mixed_rpm(m->lat[XP_MX_LOADED][XP_MX_TCP].tm, m->self.tm);
 	load_figures(m);
 }
 
@@ -137,16 +144,21 @@ void xp_mixed_human(FILE *f, const struct xp_mixed *m)
 			fprintf(f, " %10llu %11llu\n", (unsigned long long)m->lat[ph][pr].count,
 				(unsigned long long)m->unanswered[ph][pr]);
 		}
+	human_row(f, "loaded self", &m->self, 0);
+	fprintf(f, " %10llu %11llu   (on the load's connections)\n",
+		(unsigned long long)m->self.count, (unsigned long long)m->self_unanswered);
 	for (pr = 0; pr < XP_MX_PROBES; pr++) {
 		snprintf(what, sizeof(what), "inflation %s", probe_names[pr]);
 		human_row(f, what, &m->infl[pr], 1);
 	}
+	human_row(f, "inflation self", &m->self_infl, 1);
 	if (m->c->o->one_way)
 		human_ways(f, m);
 	fprintf(f, "  throughput       up %.2f Mbit/s, down %.2f Mbit/s, %llu retransmits\n",
 		m->up_bps / 1e6, m->down_bps / 1e6, (unsigned long long)m->retrans);
-	fprintf(f, "  responsiveness   %.0f RPM (60000 / trimmed mean %.3f ms of the loaded "
-		"TCP probes)\n", m->rpm, m->lat[XP_MX_LOADED][XP_MX_TCP].tm);
+	fprintf(f, "  responsiveness   %.0f RPM (60000 / the mean of the trimmed means: foreign "
+		"%.3f ms, the loaded TCP probes; self %.3f ms)\n", m->rpm,
+		m->lat[XP_MX_LOADED][XP_MX_TCP].tm, m->self.tm);
 	if (m->lost[XP_MX_IDLE] || m->lost[XP_MX_LOADED])
 		fprintf(f, "  udp probes lost  idle %llu, loaded %llu (no answer in %.3f s)\n",
 			(unsigned long long)m->lost[XP_MX_IDLE],
@@ -228,6 +240,8 @@ static void json_body(struct xp_json *j, const struct xp_mixed *m)
 		for (pr = 0; pr < XP_MX_PROBES; pr++)
 			json_lat(j, probe_names[pr], &m->lat[ph][pr], &m->unanswered[ph][pr],
 				 m->c->o->one_way ? m->way[ph][pr] : NULL);
+		if (ph == XP_MX_LOADED)
+			json_lat(j, "self", &m->self, &m->self_unanswered, NULL);
 		xp_json_u64(j, "udp_lost", m->lost[ph]);
 		xp_json_obj_close(j);
 	}
@@ -235,6 +249,7 @@ static void json_body(struct xp_json *j, const struct xp_mixed *m)
 	for (pr = 0; pr < XP_MX_PROBES; pr++)
 		json_lat(j, probe_names[pr], &m->infl[pr], NULL,
 			 m->c->o->one_way ? m->way_infl[pr] : NULL);
+	json_lat(j, "self", &m->self_infl, NULL, NULL);
 	xp_json_obj_close(j);
 	if (m->c->o->one_way)
 		json_clocks(j, m);
@@ -244,6 +259,12 @@ static void json_body(struct xp_json *j, const struct xp_mixed *m)
 	xp_json_u64(j, "retransmits", m->retrans);
 	xp_json_obj_close(j);
 	xp_json_dbl(j, "rpm", m->rpm);
+	xp_json_obj_open(j, "responsiveness");
+	xp_json_dbl(j, "rpm", m->rpm);
+	xp_json_dbl(j, "foreign_trimmed_mean_ms", m->lat[XP_MX_LOADED][XP_MX_TCP].tm);
+	xp_json_dbl(j, "self_trimmed_mean_ms", m->self.tm);
+	xp_json_u64(j, "self_probes", m->self.count);
+	xp_json_obj_close(j);
 	if (m->c->slo.n)
 		xp_mixed_slo_json(j, m);
 }
@@ -310,6 +331,9 @@ void xp_mixed_stream_interval(FILE *f, const struct xp_mixed *m, int idx,
 	if (idx == XP_MX_LOAD) {
 		xp_json_u64(&j, "bytes_sent", iv->bytes_sent);
 		xp_json_u64(&j, "bytes_received", iv->bytes_received);
+		xp_json_u64(&j, "self_probes", iv->count);
+		xp_json_dbl(&j, "self_p50_ms", iv->p50_us / 1e3);
+		xp_json_dbl(&j, "self_p99_ms", iv->p99_us / 1e3);
 	} else {
 		xp_json_u64(&j, "probes", iv->count);
 		xp_json_dbl(&j, "p50_ms", iv->p50_us / 1e3);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* --plot with -t RRUL: one chart on one time axis from the idle phase's
  * start: the load's throughput each way per interval (left axis) and the
- * probes' round trips per interval (right axis: TCP P50 and P99, UDP P99). */
+ * probes' round trips per interval (right axis: TCP P50 and P99, UDP P99,
+ * and the self probes' P50 on the load's own connections). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,7 +11,7 @@
 #include "client/plot/charts.h"
 #include "client/plot/plot.h"
 
-enum { S_UP, S_DOWN, S_TCP50, S_TCP99, S_UDP99, S_N };
+enum { S_UP, S_DOWN, S_TCP50, S_TCP99, S_UDP99, S_SELF50, S_N };
 
 struct pts {
 	double *x, *y;
@@ -85,12 +86,27 @@ static int add_probes(const struct xp_mixed *m, int idx, struct pts *p50, struct
 	return 0;
 }
 
+/* The self probes' P50 per interval: the load's own intervals. */
+static int add_self(const struct xp_mixed *m, struct pts *p50)
+{
+	const struct xp_mixed_part *p = &m->p[XP_MX_LOAD];
+	double off = xp_mixed_part_offset(m, XP_MX_LOAD);
+	uint32_t i;
+
+	for (i = 0; p->ran && i < p->r.nintervals; i++)
+		if (p->r.intervals[i].count &&
+		    push(p50, off + p->r.intervals[i].end, p->r.intervals[i].p50_us / 1e3))
+			return -1;
+	return 0;
+}
+
 static int render(const struct xp_mixed *m, const struct pts *s, const char *path,
 		  struct xp_err *err)
 {
 	static const char *const names[S_N] = { "load up (client to server)",
 						"load down (server to client)",
-						"TCP probe P50", "TCP probe P99", "UDP probe P99" };
+						"TCP probe P50", "TCP probe P99", "UDP probe P99",
+						"self probe P50 (load connections)" };
 	struct xp_plot_series sr[S_N];
 	struct xp_plot p;
 	char caption[1024];
@@ -128,7 +144,8 @@ int xp_mixed_plot(const char *path, const struct xp_mixed *m, struct xp_err *err
 	if (add_load(m, s) || add_probes(m, XP_MX_IDLE_TCP, &s[S_TCP50], &s[S_TCP99]) ||
 	    add_probes(m, XP_MX_LOADED_TCP, &s[S_TCP50], &s[S_TCP99]) ||
 	    add_probes(m, XP_MX_IDLE_UDP, NULL, &s[S_UDP99]) ||
-	    add_probes(m, XP_MX_LOADED_UDP, NULL, &s[S_UDP99]))
+	    add_probes(m, XP_MX_LOADED_UDP, NULL, &s[S_UDP99]) ||
+	    add_self(m, &s[S_SELF50]))
 		xp_err_set(err, "--plot: out of memory");
 	else
 		rc = render(m, s, path, err);

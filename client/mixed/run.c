@@ -142,6 +142,7 @@ static void part_opts(struct xp_mixed *m, int idx)
 		o->flows = u->load_flows;
 		o->msg_size = 0;
 		o->rcvlowat = 1; /* reads as data comes: smooth intervals on a slow path */
+		o->self_probe_ns = m->interval_ns; /* each flow's self probes */
 		o->omit = m->ramp_ns;
 		o->length = u->length + TAIL_NS; /* outlasts the probes, which start later */
 		o->warmup = 0;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* --slo with -t RRUL: idle_, loaded_ and inflation_ latency bounds (the
- * TCP probes', or with udp_ the UDP ones'), rpm, throughput_up and
+ * TCP probes', with udp_ the UDP ones', with self_ the self probes'), rpm, throughput_up and
  * throughput_down (client/report/slo.h parses them). */
 #include <stdio.h>
 
@@ -36,7 +36,7 @@ static int value(const struct xp_slo_bound *b, const struct xp_mixed *m, double 
 		return *v = b->metric == XP_SLO_THROUGHPUT_UP ? m->up_bps : m->down_bps, 0;
 	if (b->phase == XP_SLO_IDLE)
 		return phase_us(b, m, hi, v);
-	if (phase_us(b, m, hl, v))
+	if (b->self ? xp_slo_hist_us(b, m->p[XP_MX_LOAD].r.hist, 0, v) : phase_us(b, m, hl, v))
 		return -1;
 	if (b->phase != XP_SLO_INFLATION)
 		return 0;

@@ -288,7 +288,7 @@ static int span_prefix(struct span *s, const char *word)
 	return 1;
 }
 
-/* -t RRUL's scope before a metric: udp_, then idle_, loaded_ or
+/* -t RRUL's scope before a metric: udp_ or self_, then idle_, loaded_ or
  * inflation_; the words taken, into b and the name's prefix. */
 static struct span parse_scope(struct span tok, struct xp_slo_bound *b, char *pre, size_t len)
 {
@@ -300,11 +300,12 @@ static struct span parse_scope(struct span tok, struct xp_slo_bound *b, char *pr
 		if (span_prefix(&tok, ways[i]))
 			b->way = i;
 	b->udp = span_prefix(&tok, "udp_");
+	b->self = !b->udp && span_prefix(&tok, "self_");
 	for (i = XP_SLO_IDLE; i <= XP_SLO_INFLATION; i++)
 		if (span_prefix(&tok, phases[i]))
 			b->phase = i;
-	snprintf(pre, len, "%s%s%s", ways[b->way], b->udp ? "udp_" : "",
-		 b->phase ? phases[b->phase] : "");
+	snprintf(pre, len, "%s%s%s", ways[b->way],
+		 b->udp ? "udp_" : b->self ? "self_" : "", b->phase ? phases[b->phase] : "");
 	return tok;
 }
 
@@ -370,7 +371,8 @@ static const char *parse_plain_metric(struct span tok, struct xp_slo_bound *b)
 		return "unknown metric (expected pNN, mean, min, max, stddev, "
 		       "rate, throughput, loss or retransmits; --one-way: fwd_ or ret_ and "
 		       "a latency one; -t RRUL: idle_, loaded_ or inflation_ and a "
-		       "latency one, rpm, throughput_up, throughput_down)";
+		       "latency one (udp_ or self_ before them), rpm, throughput_up, "
+		       "throughput_down)";
 	b->metric = XP_SLO_LATENCY_PCT;
 	if (parse_pct(num, &b->pct))
 		return "invalid percentile (expected pNN with 0 < NN <= 100)";
@@ -390,6 +392,10 @@ static const char *parse_metric(struct span tok, struct xp_slo_bound *b)
 		return why;
 	if (b->udp && !b->phase)
 		return "udp_ goes before idle_, loaded_ or inflation_";
+	if (b->self && b->phase != XP_SLO_LOADED && b->phase != XP_SLO_INFLATION)
+		return "self_ (the load's own connections) goes before loaded_ or inflation_";
+	if (b->self && b->way)
+		return "self probes have no one-way delays: fwd_ and ret_ do not go with self_";
 	if (b->way && !latency_metric(b->metric))
 		return "fwd_ and ret_ (--one-way) go before a latency metric (pNN, mean, min, "
 		       "max, stddev)";
@@ -440,7 +446,7 @@ static int same_bound(const struct xp_slo_bound *a,
 		      const struct xp_slo_bound *b)
 {
 	return a->metric == b->metric && a->op == b->op && a->phase == b->phase &&
-	       a->udp == b->udp && a->way == b->way &&
+	       a->udp == b->udp && a->self == b->self && a->way == b->way &&
 	       (a->metric != XP_SLO_LATENCY_PCT || a->pct == b->pct);
 }
 

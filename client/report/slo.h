@@ -26,7 +26,9 @@ enum xp_slo_metric {
 };
 
 /* -t RRUL: which phase a latency bound reads (idle_p99, loaded_p99,
- * inflation_p99 = loaded - idle), and with udp_ in front the UDP probes'. */
+ * inflation_p99 = loaded - idle), and with udp_ in front the UDP probes',
+ * with self_ the self probes' (loaded_ and inflation_ only: against the
+ * idle TCP probes). */
 enum xp_slo_phase { XP_SLO_ANY = 0, XP_SLO_IDLE, XP_SLO_LOADED, XP_SLO_INFLATION };
 
 /* --one-way: fwd_ and ret_ before a latency metric read the one-way
@@ -45,6 +47,7 @@ struct xp_slo_bound {
 			   * "udp_loaded_p99" ... */
 	int phase;        /* enum xp_slo_phase */
 	int udp;          /* -t RRUL: the UDP probes' latency, not the TCP ones' */
+	int self;         /* -t RRUL: the self probes' (the load's connections) */
 	int way;          /* enum xp_slo_way */
 };
 

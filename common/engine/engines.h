@@ -13,6 +13,9 @@
 
 /* TCP bulk transfer (TCP_STREAM, TCP_MAERTS). */
 extern const struct xp_side_ops xp_stream_tx, xp_stream_rx;
+/* TCP bulk carrying self probes (common/engine/stream_self.c): a run's
+ * stream engines when run->self_probes. */
+extern const struct xp_side_ops xp_stream_self_tx, xp_stream_self_rx;
 /* TCP request/response on a persistent connection (TCP_RR). */
 extern const struct xp_side_ops xp_rr_client, xp_rr_server;
 /* TCP connect/request/response/close (TCP_CRR). */

@@ -20,6 +20,7 @@
 #include "common/engine/engines.h"
 #include "common/engine/pace.h"
 #include "common/engine/rcvlowat.h"
+#include "common/engine/stream_int.h"
 #include "common/engine/sysio.h"
 
 /* A sender's turn: up to 64 KiB, in at least 8 and at most 1024 sends
@@ -32,13 +33,7 @@
 #define SENDS_PER_EVENT_MAX 1024
 #define RECVS_PER_EVENT 8
 
-/* A stream flow's own state. */
-struct stream_state {
-	uint64_t zc_next;      /* MSG_ZEROCOPY: sends issued */
-	struct xp_lowat lowat; /* receiver: its SO_RCVLOWAT (rcvlowat.c) */
-	uint64_t early;        /* receiver: bytes readable when the warm-up ended */
-};
-static struct stream_state *ss(struct xp_flow *f)
+static struct xp_stream_state *ss(struct xp_flow *f)
 {
 	return xp_flow_state(f);
 }
@@ -218,7 +213,7 @@ static void tx_stop(struct xp_flow *f)
 }
 
 /* Bytes per read: --read-size, else the whole buffer (1 MiB or more). */
-static size_t rx_len(const struct xp_worker *w)
+size_t xp_stream_rx_len(const struct xp_worker *w)
 {
 	uint64_t want = w->run->read_size;
 
@@ -231,7 +226,7 @@ static size_t rx_len(const struct xp_worker *w)
  * for its SO_RCVLOWAT mark, a burst a retransmission made readable) no
  * longer reads faster than the link: 104 Mbit/s through a 100 Mbit/s,
  * 100 ms path (2 s after -O 1) before. */
-static void rx_measure(struct xp_flow *f)
+void xp_stream_rx_measure(struct xp_flow *f)
 {
 	int n = 0;
 
@@ -239,9 +234,9 @@ static void rx_measure(struct xp_flow *f)
 		ss(f)->early = (uint64_t)n;
 }
 
-static void rx_count(struct xp_flow *f, uint64_t n)
+void xp_stream_rx_count(struct xp_flow *f, uint64_t n)
 {
-	struct stream_state *s = ss(f);
+	struct xp_stream_state *s = ss(f);
 	struct xp_worker *w = f->w;
 
 	if (s->early) {
@@ -260,7 +255,7 @@ static void rx_count(struct xp_flow *f, uint64_t n)
 static void rx_io(struct xp_flow *f, uint32_t events)
 {
 	struct xp_worker *w = f->w;
-	size_t len = rx_len(w);
+	size_t len = xp_stream_rx_len(w);
 	int i;
 
 	(void)events;
@@ -269,7 +264,7 @@ static void rx_io(struct xp_flow *f, uint32_t events)
 		ssize_t n = xp_recv(f->fd, w->buf, len, MSG_DONTWAIT);
 
 		if (n > 0) {
-			rx_count(f, (uint64_t)n);
+			xp_stream_rx_count(f, (uint64_t)n);
 			if ((size_t)n < len)
 				return; /* drained: level-triggered epoll says when */
 			continue;
@@ -317,9 +312,9 @@ static void rx_direct(struct xp_flow *f)
 	ssize_t n;
 
 	xp_lowat_step(f, &ss(f)->lowat);
-	n = xp_recv(f->fd, w->buf, rx_len(w), 0);
+	n = xp_recv(f->fd, w->buf, xp_stream_rx_len(w), 0);
 	if (n > 0) {
-		rx_count(f, (uint64_t)n);
+		xp_stream_rx_count(f, (uint64_t)n);
 	} else if (n == 0) {
 		w->now = w->t_end = xp_now_ns();
 		xp_flow_finish(f);
@@ -329,12 +324,12 @@ static void rx_direct(struct xp_flow *f)
 }
 
 const struct xp_side_ops xp_stream_tx = {
-	.state = sizeof(struct stream_state), .sends = 1,
+	.state = sizeof(struct xp_stream_state), .sends = 1,
 	.add = tx_add, .go = tx_go, .stop = tx_stop, .direct = tx_direct,
 };
 
 /* The receiver ignores STOP: it finishes at end of stream. */
 const struct xp_side_ops xp_stream_rx = {
-	.state = sizeof(struct stream_state),
-	.add = rx_add, .measure = rx_measure, .direct = rx_direct,
+	.state = sizeof(struct xp_stream_state),
+	.add = rx_add, .measure = xp_stream_rx_measure, .direct = rx_direct,
 };

@@ -37,6 +37,11 @@ static inline ssize_t xp_send(int fd, const void *buf, size_t len, int flags)
 	return (ssize_t)syscall(SYS_sendto, fd, buf, len, flags, NULL, 0);
 }
 
+static inline ssize_t xp_sendmsg(int fd, const struct msghdr *m, int flags)
+{
+	return (ssize_t)syscall(SYS_sendmsg, fd, m, flags);
+}
+
 static inline int xp_sendmmsg(int fd, struct mmsghdr *v, unsigned n, int flags)
 {
 	return (int)syscall(SYS_sendmmsg, fd, v, n, flags);

@@ -27,15 +27,26 @@ const struct xp_side_ops *xp_engine_side(int test, int role)
 	return NULL;
 }
 
+const struct xp_side_ops *xp_run_test_side(const struct xp_run *r, int test)
+{
+	const struct xp_side_ops *s = xp_engine_side(test, r->role);
+
+	if (r->side)
+		return r->side; /* the run brings its own engine (iperf3's) */
+	if (r->self_probes && s == &xp_stream_tx)
+		return &xp_stream_self_tx;
+	if (r->self_probes && s == &xp_stream_rx)
+		return &xp_stream_self_rx;
+	return s;
+}
+
 const struct xp_side_ops *xp_run_flow_side(const struct xp_run *r, uint32_t idx)
 {
 	int test = r->test;
 
-	if (r->side)
-		return r->side; /* the run brings its own engine (iperf3's) */
 	if (r->bidir && idx >= r->flows / 2)
 		test = xp_test_reverse(test);
-	return xp_engine_side(test, r->role);
+	return xp_run_test_side(r, test);
 }
 
 uint32_t xp_run_quota_flows(const struct xp_run *r, int role)

@@ -77,7 +77,7 @@ int xp_worker_init(struct xp_worker *w, int id, int cpu, struct xp_run *run,
 	w->run = run;
 	w->epfd = w->evfd = w->mbox[0] = w->mbox[1] = w->sf_fd = -1;
 	w->t = xp_test(run->test);
-	w->side = run->side ? run->side : xp_engine_side(run->test, run->role);
+	w->side = xp_run_test_side(run, run->test);
 	if (!w->side)
 		return xp_err_set(err, "worker: unknown test %d", run->test);
 	w->state = w->side->state;

@@ -66,12 +66,19 @@ struct xp_run {
 	int done_fd;         /* eventfd written when they all have; -1: none */
 	uint8_t stamps;      /* XP_STAMP_* (proto/msg.h): one-way delays */
 	int64_t owd_peer_lead_ns; /* ... the peer's clock ahead of this end's */
+	/* TCP bulk: the stream carries self probes (common/engine/stream_self.c);
+	 * the client sends one on each flow every self_probe_ns (0: none) */
+	uint8_t self_probes;
+	uint64_t self_probe_ns;
 	uint64_t owd_bias_ns;     /* ... added to every delay (common/owd.h) */
 };
 
 /* The callbacks flow `idx` of this side runs: the test's, or with --bidir
  * for the second half of the flows its reverse twin's (common/engine/table.c). */
 const struct xp_side_ops *xp_run_flow_side(const struct xp_run *r, uint32_t idx);
+/* The callbacks this side runs for `test` in run r (its own, or the self
+ * probes' twins of the stream engines); NULL for an unknown test. */
+const struct xp_side_ops *xp_run_test_side(const struct xp_run *r, int test);
 /* Flows of the side `role` (enum xp_role) that send a share of -n/-k
  * (bulk senders, RR clients); for its own role, the number whose
  * finishing xp_run.quota_done counts. */

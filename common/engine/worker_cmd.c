@@ -37,6 +37,7 @@ static void begin_measure(struct xp_worker *w)
 	MOVE(datagrams_sent);
 	MOVE(lost);
 	MOVE(transactions);
+	MOVE(self_probes_sent);
 	if (!counts_by_mark(w, NULL)) {
 		MOVE(bytes_received);
 		MOVE(datagrams_received);
