@@ -159,6 +159,11 @@ int xp_srv_check_setup(const struct xp_server_cfg *c, const struct xp_msg_setup 
 	if ((p->flags & XP_SETUP_F_SPIN) && !c->allow_spin)
 		return xp_err_set(err, "--spin refused: this server does not let clients "
 				  "spin its CPUs (start it with --allow-spin)");
+	if ((p->flags & XP_SETUP_F_SELF_PROBES) &&
+	    (t->udp || !t->bulk || (p->flags & XP_SETUP_F_ZEROCOPY) ||
+	     (p->sock_flags & XP_SETUP_S_SENDFILE)))
+		return xp_err_set(err, "self probes ride TCP bulk flows sent by send(2) only "
+				  "(not %s, --zerocopy or --sendfile)", t->name);
 	if (check_numbers(c, p, err) || xp_session_check_shape(p, err) ||
 	    xp_session_check_stamps(p, err))
 		return -1;

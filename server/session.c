@@ -53,6 +53,7 @@ static void fill_run(struct xp_session *s)
 	r->spin = (p->flags & XP_SETUP_F_SPIN) != 0;
 	r->gso = !(p->flags & XP_SETUP_F_NO_GSO);
 	r->zerocopy = (p->flags & XP_SETUP_F_ZEROCOPY) != 0;
+	r->self_probes = (p->flags & XP_SETUP_F_SELF_PROBES) != 0;
 	r->burst = p->burst ? (uint32_t)p->burst : 1;
 	r->rate_bps = p->rate_bps;
 	r->rcvlowat = p->rcvlowat;
