@@ -13,6 +13,8 @@
 #include <unistd.h>
 
 #include "client/auth.h"
+#include "client/dial.h"
+#include "client/mux.h"
 #include "client/verify.h"
 #include "common/clock.h"
 #include "common/cpu.h"
@@ -33,11 +35,6 @@
 static int server_sends(const struct client *cl)
 {
 	return cl->ops->server_sends || cl->run.bidir;
-}
-
-static int family(const struct xp_opts *o)
-{
-	return o->ipv4 ? AF_INET : o->ipv6 ? AF_INET6 : AF_UNSPEC;
 }
 
 static void sockopts(const struct xp_opts *o, int remote, struct xp_sockopts *so)
@@ -147,28 +144,27 @@ static void fill_run(struct client *cl)
 }
 
 /* The control connection leaves from -B's address and port and through
- * --bind-dev's device, as the data flows do. */
+ * --bind-dev's device, as the data flows do (client/dial.h); on a MUX
+ * channel it is there already (the connection authenticated). */
 static int connect_control(struct client *cl, const char *host, uint16_t port,
 			   struct xp_err *err)
 {
-	struct xp_sockopts ctl;
-	uint16_t lport;
+	struct xp_dial d;
+	int rc;
 
-	if (xp_resolve(host, port, family(cl->o), &cl->addr, err))
-		return -1;
-	xp_addr_str(&cl->addr, cl->peer, sizeof(cl->peer));
-	snprintf(cl->who, sizeof(cl->who), "server %s", cl->peer);
-	memset(&ctl, 0, sizeof(ctl));
-	if (xp_client_local(cl->o, cl->addr.ss.ss_family, &ctl.local, &lport, err))
-		return -1;
-	ctl.bind_dev = cl->o->bind_dev;
-	cl->run.so.local = ctl.local;
-	cl->ctl = xp_connect_tcp_port(&cl->addr, &ctl, lport,
-				      xp_cl_ms_left(cl, xp_client_connect_ms(cl->o)), err);
-	if (cl->ctl < 0)
-		return -1;
-	return cl->key ? xp_client_auth(cl->ctl, cl->key, cl->who, xp_cl_ms_left(cl, CTL_MS), err)
-		       : 0;
+	if (cl->ctl >= 0)
+		rc = xp_client_dial_names(cl->o, host, port, &d, err);
+	else
+		rc = xp_client_dial(cl->o, host, port,
+				    xp_cl_ms_left(cl, xp_client_connect_ms(cl->o)), cl->key,
+				    xp_cl_ms_left(cl, CTL_MS), &d, err);
+	if (d.fd >= 0)
+		cl->ctl = cl->ctl_sock = d.fd;
+	cl->addr = d.addr;
+	cl->run.so.local = d.local;
+	snprintf(cl->peer, sizeof(cl->peer), "%s", d.peer);
+	snprintf(cl->who, sizeof(cl->who), "%s", d.who);
+	return rc;
 }
 
 /* The server counted the warm-up too, and what completed after STOP.
@@ -349,6 +345,7 @@ static int run_test(struct client *cl, struct xp_client_result *r, struct xp_err
 	/* heartbeats with a server that announced its own */
 	xp_live_init(&cl->live, cl->ctl, cl->who, cl->server_hb_ms ? XP_HEARTBEAT_MS : 0,
 		     cl->server_hb_ms);
+	cl->live.info_fd = cl->ctl_sock;
 	if (cl->o->interval && new_intervals(cl, r))
 		return xp_err_set(err, "out of memory for interval reports");
 	xp_cpu_snap(&a);
@@ -368,7 +365,7 @@ static int run_test(struct client *cl, struct xp_client_result *r, struct xp_err
 		return -1;
 	r->interrupted = rc == 1;
 	/* the server's last datagrams take up to a round trip after our STOP */
-	cl->run.drain_grace_ns = xp_sock_rtt_bound_ns(cl->ctl);
+	cl->run.drain_grace_ns = xp_sock_rtt_bound_ns(cl->ctl_sock);
 	xp_group_cmd(&cl->g, XP_CMD_STOP);
 	/* STOP at once when the server sends, and in TCP tests, so both ends
 	 * drain at the same time; else (UDP) with the datagrams sent, known
@@ -424,6 +421,8 @@ static void cleanup(struct client *cl)
 {
 	xp_group_destroy(&cl->g);
 	xp_iv_free(cl->iv);
+	if (cl->ctl_sock >= 0 && cl->ctl_sock != cl->ctl)
+		close(cl->ctl_sock);
 	if (cl->ctl >= 0)
 		close(cl->ctl);
 	if (cl->run.done_fd >= 0)
@@ -521,7 +520,11 @@ int xp_client_run_ex(const struct xp_opts *o, const char *host, uint16_t port,
 	memset(r, 0, sizeof(*r));
 	cl.o = o;
 	cl.hooks = hooks;
-	cl.ctl = -1;
+	cl.ctl = cl.ctl_sock = -1;
+	if (hooks && hooks->chan) { /* the test's from here, whatever happens */
+		cl.ctl = hooks->chan->fd;
+		cl.ctl_sock = hooks->chan->sock;
+	}
 	cl.sigfd = sigfd;
 	cl.ops = xp_test(o->test);
 	r->test = o->test;

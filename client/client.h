@@ -54,6 +54,8 @@ struct xp_client_result {
 };
 
 /* Called on the client's control thread as the test goes (may be NULL). */
+struct xp_mux_chan;
+
 struct xp_client_hooks {
 	void *ctx;
 	void (*on_start)(void *ctx, const struct xp_client_result *r);
@@ -61,6 +63,9 @@ struct xp_client_hooks {
 			    const struct xp_interval *iv);
 	/* Flows open, before READY: a fan-out lines its hosts up here. */
 	void (*on_ready)(void *ctx);
+	/* A MUX channel to run on (client/mux.h), or NULL: a control
+	 * connection of the test's own.  Its descriptors are the test's. */
+	const struct xp_mux_chan *chan;
 };
 
 int xp_client_run_ex(const struct xp_opts *o, const char *host, uint16_t port,

@@ -21,6 +21,7 @@ struct client {
 	char peer[96];
 	char who[112];   /* "server 10.0.0.2:5310", for errors */
 	int ctl;
+	int ctl_sock;     /* ctl's TCP socket (TCP_INFO): ctl, or a MUX connection's copy */
 	int sigfd;
 	struct xp_run run;
 	struct xp_group g;

@@ -17,7 +17,7 @@ void xp_live_init(struct xp_live *l, int fd, const char *peer, uint64_t send_ms,
 	uint64_t now = xp_now_ns();
 
 	memset(l, 0, sizeof(*l));
-	l->fd = fd;
+	l->fd = l->info_fd = fd;
 	l->peer = peer;
 	l->every_ns = send_ms * XP_NS_PER_MS;
 	/* a peer that announced a slower beat than our limit gets more time */
@@ -52,7 +52,7 @@ int xp_live_peer_dead(const struct xp_live *l, uint64_t now)
 	if (quiet > l->dead_ns * LOSSY)
 		return 1;
 	memset(&ti, 0, sizeof(ti));
-	if (getsockopt(l->fd, IPPROTO_TCP, TCP_INFO, &ti, &n))
+	if (getsockopt(l->info_fd, IPPROTO_TCP, TCP_INFO, &ti, &n))
 		return 1;
 	return (uint64_t)ti.tcpi_last_ack_recv * XP_NS_PER_MS > l->dead_ns;
 }

@@ -16,6 +16,7 @@
 
 struct xp_live {
 	int fd;
+	int info_fd;       /* the TCP socket under fd (TCP_INFO): fd, unless set */
 	const char *peer;  /* names the peer in errors: "client 10.0.0.3:41234" */
 	uint64_t every_ns; /* send a heartbeat this often; 0: never */
 	uint64_t dead_ns;  /* peer silent this long: gone; 0: not checked */

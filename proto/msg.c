@@ -132,6 +132,10 @@ static const struct field_desc agent_end_fields[] = {
 	STR(2, agent_end.error),
 };
 
+static const struct field_desc mux_fields[] = {
+	U64(1, mux.channels),
+};
+
 static const struct field_desc interval_fields[] = {
 	U64(1, interval.index),
 	U64(2, interval.start_us),
@@ -221,6 +225,8 @@ static const struct msg_desc msg_descs[] = {
 	[XP_MSG_AGENT_RUN] = TABLE("AGENT_RUN", agent_run_fields),
 	[XP_MSG_AGENT_DATA] = TABLE("AGENT_DATA", agent_data_fields),
 	[XP_MSG_AGENT_END] = TABLE("AGENT_END", agent_end_fields),
+	[XP_MSG_MUX] = TABLE("MUX", mux_fields),
+	[XP_MSG_MUX_OK] = TABLE("MUX_OK", mux_fields),
 };
 
 /* The duplicate-tag check keeps one bit per table row. */

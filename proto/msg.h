@@ -50,6 +50,9 @@ enum xp_msg_type {
 	XP_MSG_AGENT_RUN = 30,      /* controller -> agent: run a test toward a target */
 	XP_MSG_AGENT_DATA = 31,     /* agent -> controller: a piece of its --json result */
 	XP_MSG_AGENT_END = 32,      /* agent -> controller: how the test ended */
+	XP_MSG_MUX = 33,            /* client -> server, first: several tests on this
+				     * connection (proto/mux.h) */
+	XP_MSG_MUX_OK = 34,         /* server -> client: granted; frames follow */
 };
 
 /* ERROR codes (tag 1): for programs; the text is for people. */
@@ -200,6 +203,11 @@ struct xp_msg_agent_end {
 	char error[XP_MSG_STR_MAX + 1];
 };
 
+/* MUX and MUX_OK: the channels (tests) the connection carries, 1..n. */
+struct xp_msg_mux {
+	uint64_t channels;
+};
+
 struct xp_msg_stop {
 	uint64_t datagrams_sent; /* UDP: what the client sent, for loss */
 };
@@ -237,6 +245,7 @@ struct xp_msg {
 		struct xp_msg_agent_run agent_run;
 		struct xp_msg_agent_data agent_data;
 		struct xp_msg_agent_end agent_end;
+		struct xp_msg_mux mux;        /* MUX and MUX_OK */
 		struct xp_msg_clock clock;    /* CLOCK and CLOCK_OK */
 		struct xp_msg_offset offset;
 		struct xp_msg_hist hist;

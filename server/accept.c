@@ -192,8 +192,9 @@ static void evict_oldest(struct xp_server *s)
 	xp_srv_drop(s, &s->pend[old]);
 }
 
-static void add_pending(struct xp_server *s, int fd, const struct xp_addr *a,
-			const char *peer)
+/* The new entry, or NULL (fd closed). */
+static struct xp_pending *add_pending(struct xp_server *s, int fd, const struct xp_addr *a,
+				      const char *peer)
 {
 	uint32_t per = s->cfg.max_pending_per_addr;
 	struct xp_pending *p;
@@ -203,13 +204,14 @@ static void add_pending(struct xp_server *s, int fd, const struct xp_addr *a,
 			   "address still to send their first message (max %u per address, "
 			   "--max-pending-per-addr), closed", peer, per, per);
 		close(fd);
-		return;
+		return NULL;
 	}
 	if (s->npend >= s->maxpend)
 		evict_oldest(s);
 	p = &s->pend[s->npend];
 	memset(p, 0, sizeof(*p));
 	p->fd = fd;
+	p->sock = -1;
 	p->state = XP_P_NEW;
 	p->addr = *a;
 	p->born = xp_now_ns();
@@ -217,10 +219,30 @@ static void add_pending(struct xp_server *s, int fd, const struct xp_addr *a,
 	snprintf(p->peer, sizeof(p->peer), "%s", peer);
 	if (xp_srv_watch(s, fd, EV_PENDING, PENDING_EVENTS)) {
 		close(fd);
-		return;
+		return NULL;
 	}
 	s->npend++;
-	classify(s, p, 0);
+	return p;
+}
+
+/* A MUX channel: a control connection whose client has authenticated (on
+ * the MUX connection, if the server has a key); its SETUP is next. */
+void xp_srv_on_adopt(struct xp_server *s)
+{
+	struct xp_adopt a;
+	struct xp_pending *p;
+
+	if (read(s->adopt[0], &a, sizeof(a)) != (ssize_t)sizeof(a))
+		return;
+	p = add_pending(s, a.fd, &a.addr, a.peer);
+	if (!p) {
+		close(a.sock);
+		return;
+	}
+	p->sock = a.sock;
+	p->chan = a.chan;
+	p->state = XP_P_SETUP;
+	xp_srv_ctl_step(s, p, 0);
 }
 
 static void pause_listener(struct xp_server *s, uint64_t ns)
@@ -269,6 +291,7 @@ void xp_srv_on_accept(struct xp_server *s, int lfd)
 
 	for (i = 0; i < 256; i++) { /* then let the other events in */
 		struct xp_addr peer = { .len = sizeof(peer.ss) };
+		struct xp_pending *p;
 		char ps[80];
 		int fd = accept4(lfd, (struct sockaddr *)&peer.ss, &peer.len,
 				 SOCK_NONBLOCK | SOCK_CLOEXEC);
@@ -281,7 +304,9 @@ void xp_srv_on_accept(struct xp_server *s, int lfd)
 		if (fd < 0)
 			return;
 		xp_addr_str(&peer, ps, sizeof(ps));
-		add_pending(s, fd, &peer, ps);
+		p = add_pending(s, fd, &peer, ps);
+		if (p)
+			classify(s, p, 0);
 	}
 }
 

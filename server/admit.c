@@ -24,6 +24,7 @@
 #include "common/ctl.h"
 #include "common/log.h"
 #include "common/sha256.h"
+#include "proto/mux.h"
 #include "server/server_int.h"
 
 /* 1: a whole message taken into m; 0: not all of it yet; -1: the peer
@@ -119,12 +120,15 @@ static struct xp_session *new_session(struct xp_server *s, struct xp_pending *p,
 	    getrandom(ss->udp_key, sizeof(ss->udp_key), 0) != sizeof(ss->udp_key))
 		return session_fail(s, ss, "getrandom");
 	ss->ctl_fd = p->fd;
+	ss->ctl_sock = p->sock >= 0 ? p->sock : p->fd;
+	ss->chan = p->chan;
 	ss->data_lfd = -1;
 	ss->hello_ep = -1;
 	ss->srv = s;
 	ss->addr = p->addr;
 	ss->cfg = &s->cfg;
 	ss->done_fd = s->done[1];
+	ss->adopt_fd = s->adopt[1];
 	ss->setup = *setup;
 	xp_srv_cost(setup, &ss->cost);
 	return ss;
@@ -143,6 +147,8 @@ static int start(struct xp_server *s, struct xp_pending *p, struct xp_session *s
 	xp_log(s->cfg.log, "%s", err.msg);
 	s->nsess--;
 	xp_srv_release(s, &ss->cost);
+	if (ss->ctl_sock != ss->ctl_fd)
+		close(ss->ctl_sock);
 	close(ss->ctl_fd);
 	free(ss->agent);
 	free(ss->seen);
@@ -211,6 +217,34 @@ static int admit_agent(struct xp_server *s, struct xp_pending *p,
 	return start(s, p, ss);
 }
 
+/* MUX: several tests on this connection (proto/mux.h), each a channel
+ * whose SETUP is admitted as any other's.  The connection counts as a
+ * test of its address and holds its thread (the pump) and nothing else.
+ * Always 1. */
+static int admit_mux(struct xp_server *s, struct xp_pending *p, const struct xp_msg_mux *m)
+{
+	struct xp_cost cost = { 0 };
+	struct xp_msg_setup none = { .flows = 1 };
+	struct xp_session *ss;
+	struct xp_err err;
+
+	if (!m->channels || m->channels > XP_MUX_CHANNELS_MAX)
+		return refuse(s, p, XP_ERRC_REFUSED, XP_RL_REFUSED, "MUX of %llu channels "
+			      "(1..%d)", (unsigned long long)m->channels, XP_MUX_CHANNELS_MAX);
+	if (xp_srv_admit(s, &p->addr, &cost, &err))
+		return refuse(s, p, XP_ERRC_BUSY, XP_RL_REFUSED, "%s", err.msg);
+	ss = new_session(s, p, &none);
+	if (!ss) {
+		xp_srv_release(s, &cost);
+		return refuse(s, p, XP_ERRC_FAILED, XP_RL_REFUSED, "server out of resources");
+	}
+	ss->mux_channels = (uint32_t)m->channels;
+	ss->cost = cost;
+	if (start(s, p, ss) && s->cfg.verbose)
+		xp_log(s->cfg.log, "%s: MUX of %u channels admitted", ss->peer, ss->mux_channels);
+	return 1;
+}
+
 /* AUTH_HELLO: answer the challenge.  1: p is gone; 0: go on. */
 static int challenge(struct xp_server *s, struct xp_pending *p, const struct xp_msg *m)
 {
@@ -250,6 +284,9 @@ static int on_msg(struct xp_server *s, struct xp_pending *p, const struct xp_msg
 	if (m->type == XP_MSG_ERROR)
 		return refuse(s, p, XP_ERRC_FAILED, XP_RL_NOISE, "client reported an "
 			      "error: %s", m->u.error.text);
+	if (p->chan && m->type != XP_MSG_SETUP)
+		return refuse(s, p, XP_ERRC_FAILED, XP_RL_NOISE, "a MUX channel carries one "
+			      "test: expected SETUP, got %s", xp_msg_type_name(m->type));
 	if (p->state == XP_P_CTL && m->type == XP_MSG_AUTH_HELLO)
 		return challenge(s, p, m);
 	if (p->state == XP_P_AUTH && m->type == XP_MSG_AUTH_RESPONSE)
@@ -262,6 +299,12 @@ static int on_msg(struct xp_server *s, struct xp_pending *p, const struct xp_msg
 		return admit(s, p, &m->u.setup);
 	if (m->type == XP_MSG_AGENT_RUN)
 		return admit_agent(s, p, &m->u.agent_run);
+	if (p->state == XP_P_CTL && m->type == XP_MSG_MUX && s->cfg.auth)
+		return refuse(s, p, XP_ERRC_AUTH_REQUIRED, XP_RL_AUTH, "authentication "
+			      "required: this server serves only clients that have its "
+			      "key (--auth-file)");
+	if ((p->state == XP_P_CTL || p->state == XP_P_SETUP) && m->type == XP_MSG_MUX)
+		return admit_mux(s, p, &m->u.mux);
 	return refuse(s, p, XP_ERRC_FAILED, XP_RL_NOISE, "expected %s, got %s",
 		      p->state == XP_P_AUTH ? "AUTH_RESPONSE" : p->state == XP_P_SETUP
 		      ? "SETUP" : s->cfg.auth ? "AUTH_HELLO" : "SETUP",

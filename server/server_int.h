@@ -25,7 +25,8 @@
 
 #define XP_PENDING_MAX 1024 /* connections still to send their first message */
 
-enum xp_ev_kind { EV_LISTEN = 1, EV_UDP4, EV_UDP6, EV_STOP, EV_DONE, EV_SIG, EV_PENDING };
+enum xp_ev_kind { EV_LISTEN = 1, EV_UDP4, EV_UDP6, EV_STOP, EV_DONE, EV_SIG, EV_PENDING,
+		  EV_ADOPT };
 
 /* A connection that is not yet a test or a data flow. */
 enum xp_pstate {
@@ -37,6 +38,8 @@ enum xp_pstate {
 
 struct xp_pending {
 	int fd;
+	int sock;                /* a MUX channel: its connection's socket (a copy); else -1 */
+	uint16_t chan;           /* a MUX channel's number; 0: a connection of its own */
 	int state;               /* enum xp_pstate */
 	uint64_t born, deadline; /* xp_now_ns */
 	struct xp_addr addr;
@@ -50,6 +53,8 @@ enum { XP_RL_NOISE, XP_RL_REFUSED, XP_RL_AUTH, XP_RL_UDP, XP_RL_N };
 struct xp_server {
 	struct xp_server_cfg cfg;
 	int lfd, ufd[2], epfd, stopfd, done[2];
+	int adopt[2];        /* MUX channels to take in (xp_server_adopt) */
+	int mux_failed;      /* one_off: a MUX channel's test failed */
 	int spare_fd;        /* /dev/null, given up to turn a connection away at EMFILE */
 	int listening;       /* lfd is watched (not paused) */
 	uint64_t resume_ns;  /* paused at EMFILE: watch lfd again then */
@@ -77,6 +82,8 @@ int xp_srv_route(struct xp_server *s, int fd, int type, uint64_t cookie, uint32_
 
 /* accept.c */
 void xp_srv_on_accept(struct xp_server *s, int lfd);
+/* The adopt pipe is readable: MUX channels become pending SETUPs. */
+void xp_srv_on_adopt(struct xp_server *s);
 void xp_srv_on_pending(struct xp_server *s, int fd, uint32_t events);
 /* Every tick: pending deadlines, a paused listener, held log lines. */
 void xp_srv_tick(struct xp_server *s);

@@ -157,7 +157,7 @@ static int ctl_local_addr(const struct xp_session *s, struct xp_addr *a,
 	const struct sockaddr_in6 *s6 = (const void *)&a->ss;
 
 	a->len = sizeof(a->ss);
-	if (getsockname(s->ctl_fd, (struct sockaddr *)&a->ss, &a->len))
+	if (getsockname(s->ctl_sock, (struct sockaddr *)&a->ss, &a->len))
 		return xp_err_sys(err, errno, "getsockname of the control connection");
 	if (a->ss.ss_family == AF_INET6 && IN6_IS_ADDR_V4MAPPED(&s6->sin6_addr)) {
 		struct sockaddr_in s4 = { .sin_family = AF_INET };
@@ -325,13 +325,14 @@ static int run(struct xp_session *s, struct xp_err *err)
 	 * line starts with its address) */
 	xp_live_init(&live, s->ctl_fd, "client", s->setup.heartbeat_ms ? XP_HEARTBEAT_MS : 0,
 		     s->setup.heartbeat_ms);
+	live.info_fd = s->ctl_sock;
 	xp_group_cmd(&s->group, XP_CMD_GO);
 	xp_session_iv_start(s, xp_now_ns());
 	if (xp_session_wait_stop(s, &a, &live, err))
 		return -1;
 	xp_session_iv_end(s, xp_now_ns());
 	/* the STOP may have overtaken the client's last datagrams */
-	s->run.drain_grace_ns = xp_sock_rtt_bound_ns(s->ctl_fd);
+	s->run.drain_grace_ns = xp_sock_rtt_bound_ns(s->ctl_sock);
 	xp_group_cmd(&s->group, XP_CMD_STOP);
 	join_beating(s, &live);
 	xp_cpu_snap(&b);
@@ -401,9 +402,12 @@ static void *session_main(void *arg)
 	struct xp_err err = { "" };
 	int rc;
 
-	if (s->agent) {
-		s->cfg->agent(s->ctl_fd, s->agent, s->peer, s->cfg->agent_ctx);
-		s->ok = 1;
+	if (s->agent || s->mux_channels) {
+		if (s->agent)
+			s->cfg->agent(s->ctl_fd, s->agent, s->peer, s->cfg->agent_ctx);
+		else
+			xp_session_mux(s);
+		s->ok = s->agent || s->ok;
 		if (write(s->done_fd, &s, sizeof(s)) != (ssize_t)sizeof(s))
 			xp_log(s->cfg->log, "%s: internal: cannot signal session end", s->peer);
 		return NULL;
@@ -451,6 +455,8 @@ void xp_session_destroy(struct xp_session *s)
 	free(s->agent);
 	free(s->seen);
 	xp_session_iv_free(s);
+	if (s->ctl_sock != s->ctl_fd)
+		close(s->ctl_sock);
 	close(s->ctl_fd);
 	free(s);
 }

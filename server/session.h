@@ -19,6 +19,18 @@
 #include "proto/msg.h"
 #include "server/server.h"
 
+/* A MUX connection's new channel (server/session_mux.c), written whole
+ * to the accept loop's adopt pipe (session adopt_fd) and taken in as a
+ * control connection that has authenticated: its first message must be
+ * SETUP.  fd: the channel's end for the test; sock: a copy of the
+ * connection's socket (its TCP state, its local address). */
+struct xp_adopt {
+	int fd, sock;
+	uint16_t chan;
+	struct xp_addr addr;
+	char peer[80];
+};
+
 /* What a test may hold at most, reserved in the server's budget from its
  * admission until it is destroyed (server/limits.c). */
 struct xp_cost {
@@ -44,6 +56,10 @@ struct xp_session {
 	uint64_t cookie;
 	uint8_t udp_key[XP_AUTH_NONCE_LEN]; /* keys this test's UDP challenges */
 	int ctl_fd;
+	int ctl_sock;        /* its TCP socket (TCP_INFO, local address): ctl_fd,
+			      * or for a MUX channel a copy of its connection's */
+	uint16_t chan;       /* a MUX channel's test: its number; else 0 */
+	uint32_t mux_channels; /* a MUX connection (no test of its own): its channels */
 	int data_lfd;        /* the test's own TCP data listener, or -1 */
 	int hello_ep;        /* UDP tests until READY: an epoll of the flows'
 			      * sockets, whose repeated confirms the session
@@ -53,6 +69,7 @@ struct xp_session {
 	char peer[80];
 	const struct xp_server_cfg *cfg;
 	int done_fd;
+	int adopt_fd;        /* a MUX connection: its new channels go here */
 	pthread_t thr;
 	_Atomic int ready;   /* workers created: data flows may be routed */
 	_Atomic int running; /* worker threads started (at READY) */
@@ -70,6 +87,11 @@ struct xp_session {
  * thread of its own.  Its workers are created at once (no threads yet),
  * their threads and buffers when the client says READY. */
 int xp_session_start(struct xp_session *s, struct xp_err *err);
+/* A MUX connection's thread (server/session_mux.c): MUX_OK, then its
+ * channels carried until it ends; each new channel goes to the accept
+ * loop (xp_server_adopt), whose SETUP makes it a session of its own.
+ * s->ok set if it ended cleanly. */
+void xp_session_mux(struct xp_session *s);
 /* The test shape's part of SETUP (server/session_shape.c): --bidir,
  * -n/-k, --omit.  0, or -1 with err. */
 int xp_session_check_shape(const struct xp_msg_setup *p, struct xp_err *err);

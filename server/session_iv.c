@@ -51,7 +51,7 @@ void xp_session_iv_start(struct xp_session *s, uint64_t t_go)
 	if (!s->setup.interval_ms)
 		return;
 	v->every_ns = s->setup.interval_ms * XP_NS_PER_MS;
-	v->origin_ns = t_go + half_rtt_ns(s->ctl_fd) + s->setup.interval_origin_ms * XP_NS_PER_MS;
+	v->origin_ns = t_go + half_rtt_ns(s->ctl_sock) + s->setup.interval_origin_ms * XP_NS_PER_MS;
 	v->next_ns = v->origin_ns; /* the first snapshot is the baseline */
 	v->wc = calloc((size_t)s->group.n, sizeof(*v->wc));
 	if (one_way_rx(s))

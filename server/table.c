@@ -98,8 +98,10 @@ void xp_srv_unpend(struct xp_server *s, struct xp_pending *p)
 
 void xp_srv_drop(struct xp_server *s, struct xp_pending *p)
 {
-	int fd = p->fd;
+	int fd = p->fd, sock = p->sock;
 
 	xp_srv_unpend(s, p);
 	close(fd);
+	if (sock >= 0)
+		close(sock);
 }

@@ -4,6 +4,7 @@
  * contract documented in proto/PROTOCOL.md, and a test that borrowed them
  * from the implementation would not notice a renumbering. */
 #include "proto/msg.h"
+#include "proto/mux.h"
 #include "proto/selfprobe.h"
 
 #include <check.h>
@@ -981,6 +982,49 @@ START_TEST(test_self_probe_header)
 }
 END_TEST
 
+/* MUX frames: a DATA frame is taken only whole; CLOSE is its head
+ * alone; a bad head, a channel above the count and a message header that
+ * is not one are refused. */
+START_TEST(test_mux_frame)
+{
+	struct xp_msg m = { .type = XP_MSG_HEARTBEAT };
+	struct xp_why why = { "" };
+	struct xp_mux_frame f;
+	uint8_t b[64];
+	size_t n = xp_msg_encode(&m, b + XP_MUX_HEAD_LEN, sizeof(b) - XP_MUX_HEAD_LEN), i;
+
+	ck_assert_uint_eq(n, XP_MSG_HDR_LEN);
+	xp_mux_head_encode(b, 3, XP_MUX_DATA);
+	ck_assert_mem_eq(b, "\x00\x03\x00\x00", 4);
+	for (i = 0; i < XP_MUX_HEAD_LEN + n; i++)
+		ck_assert_int_eq(xp_mux_frame_take(b, i, 5, &f, &why), 0);
+	ck_assert_int_eq(xp_mux_frame_take(b, XP_MUX_HEAD_LEN + n + 7, 5, &f, &why),
+			 (long)(XP_MUX_HEAD_LEN + n));
+	ck_assert_uint_eq(f.chan, 3);
+	ck_assert_uint_eq(f.kind, XP_MUX_DATA);
+	ck_assert_uint_eq(f.msg_len, n);
+	ck_assert_int_eq(xp_mux_frame_take(b, XP_MUX_HEAD_LEN + n, 2, &f, &why), -1);
+	ck_assert_ptr_nonnull(strstr(why.msg, "channel 3"));
+	b[3] = 1;
+	ck_assert_int_eq(xp_mux_frame_take(b, XP_MUX_HEAD_LEN + n, 5, &f, &why), -1);
+	b[3] = 0;
+	b[XP_MUX_HEAD_LEN] ^= 1; /* the message's magic */
+	ck_assert_int_eq(xp_mux_frame_take(b, XP_MUX_HEAD_LEN + n, 5, &f, &why), -1);
+	xp_mux_head_encode(b, 5, XP_MUX_CLOSE);
+	ck_assert_int_eq(xp_mux_frame_take(b, XP_MUX_HEAD_LEN, 5, &f, &why), XP_MUX_HEAD_LEN);
+	ck_assert_uint_eq(f.kind, XP_MUX_CLOSE);
+	b[2] = 2;
+	ck_assert_int_eq(xp_mux_frame_take(b, XP_MUX_HEAD_LEN, 5, &f, &why), -1);
+	m.type = XP_MSG_MUX;
+	m.u.mux.channels = 5;
+	n = xp_msg_encode(&m, b, sizeof(b));
+	memset(&m, 0, sizeof(m));
+	ck_assert_int_eq(xp_msg_decode(b, n, &m, &why), 0);
+	ck_assert_uint_eq(m.type, XP_MSG_MUX);
+	ck_assert_uint_eq(m.u.mux.channels, 5);
+}
+END_TEST
+
 START_TEST(test_data_hello_reject)
 {
 	uint8_t buf[XP_DATA_HELLO_LEN];
@@ -1063,6 +1107,7 @@ static void add_other_cases(Suite *s)
 	tcase_add_test(misc, test_encode_min_padding);
 	tcase_add_test(misc, test_data_hello_reject);
 	tcase_add_test(misc, test_self_probe_header);
+	tcase_add_test(misc, test_mux_frame);
 	suite_add_tcase(s, misc);
 }
 

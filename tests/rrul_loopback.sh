@@ -7,7 +7,8 @@
 # idle probe unanswered; throughput only the way loaded), --slo (a bound
 # that holds: exit 0, one that cannot: exit 3), --json-stream (start,
 # intervals of every part, end) and --plot (an SVG with its series), and
-# the human report's lines.  The latency checks over a bottleneck, and
+# the human report's lines; one control connection (MUX) for its five
+# parts, and a MUX out of range refused.  The latency checks over a bottleneck, and
 # against TCP_RR and flent, are tests/rrul.sh's.
 . "${srcdir:-.}/tests/lib.sh"
 
@@ -131,4 +132,37 @@ done
 for l in "^RRUL to " "idle tcp" "loaded udp" "inflation tcp" "throughput *up" "responsiveness .* RPM"; do
 	grep -q "$l" "$TMP/h.txt" || { cat "$TMP/h.txt" >&2; fail "human report lacks '$l'"; }
 done
+# One control connection: the server admits one MUX of five channels and
+# each part's test on a channel of it (one client port); a MUX of no
+# channels or of too many is refused (exit 1, one error line naming it)
+start_server -v
+"$XPERF" -c 127.0.0.1 -p "$PORT" $R >"$TMP/mx.txt" 2>"$TMP/err" ||
+	{ cat "$TMP/err" >&2; fail "RRUL against a server"; }
+sleep 0.3
+python3 - "$TMP/server.log" <<'PY' || { cat "$TMP/server.log" >&2; fail "RRUL: not one control connection"; }
+import re, sys
+log = open(sys.argv[1]).read()
+mux = re.findall(r"(\S+:\d+): MUX of (\d+) channels admitted", log)
+assert len(mux) == 1 and mux[0][1] == "5", mux
+tests = re.findall(r"(\S+:\d+) ch (\d): (\S+) test admitted", log)
+assert sorted((c, t) for _, c, t in tests) == [("1", "TCP_RR"), ("2", "UDP_RR"), ("3", "TCP_STREAM"),
+                                               ("4", "TCP_RR"), ("5", "UDP_RR")], tests
+assert {a for a, _, _ in tests} == {mux[0][0]}, (tests, mux)
+PY
+python3 - "$PORT" <<'PY' || fail "a MUX out of range not refused"
+import socket, struct, sys
+for n, want in ((0, b"MUX of 0 channels"), (9, b"MUX of 9 channels")):
+    body = struct.pack(">HHQ", 1, 8, n)
+    s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=5)
+    s.sendall(b"XPCT" + struct.pack(">HHI", 2, 33, len(body)) + body)
+    got = b""
+    while True:
+        b = s.recv(4096)
+        if not b:
+            break
+        got += b
+    assert got[:4] == b"XPCT" and struct.unpack(">H", got[6:8])[0] == 7 and want in got, got
+PY
+kill -0 "$SERVER_PID" || fail "server gone after a bad MUX"
+stop_server
 echo "rrul_loopback: usage errors, JSON, --slo, --json-stream, --plot and the human report"

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "client/client.h"
+#include "client/mux.h"
 #include "client/mixed/calc.h"
 #include "client/report/cli.h"
 #include "common/json.h"
@@ -29,6 +30,7 @@ struct xp_mixed_part {
 	struct xp_err err;
 	int rc, ran;
 	int ready;                   /* loaded probes: flows open (or failed) */
+	struct xp_mux_chan chan;     /* its channel of the run's one control connection */
 	pthread_t thr;
 };
 
@@ -37,6 +39,7 @@ struct xp_mixed {
 	const char *host;
 	uint16_t port;
 	int sigfd;
+	struct xp_mux *mux;          /* the one control connection: a channel a part */
 	uint64_t ramp_ns, interval_ns;
 	uint64_t pool;               /* probe flows of each kind (client/mixed/run.c) */
 	struct xp_mixed_part p[XP_MX_PARTS];

@@ -7,7 +7,8 @@
  * omitted while the queues fill, then -l + 1 s measured; at the end of
  * that second the probes go (a 0.4 s warm-up, then -l seconds measured),
  * so they measure inside the load.  Every part is an xperf test of its own
- * against the same server, on its own thread; the report is one.
+ * against the same server, on its own thread, each on a channel of the
+ * run's one control connection (MUX, client/mux.h); the report is one.
  *
  * A probe test is a pool of flows that take turns on the schedule, each
  * sending one probe a second (pool = 1 s / interval, at most 100): an RR
@@ -20,6 +21,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "client/mixed/mixed_int.h"
 #include "common/clock.h"
@@ -92,7 +94,7 @@ static void on_ready(void *ctx)
 static void *part_thread(void *arg)
 {
 	struct xp_mixed_part *p = arg;
-	struct xp_client_hooks hooks = { p, on_start, on_interval, on_ready };
+	struct xp_client_hooks hooks = { p, on_start, on_interval, on_ready, &p->chan };
 
 	p->rc = xp_client_run_ex(&p->o, p->m->host, p->m->port, p->m->sigfd, &hooks, &p->r,
 				 &p->err);
@@ -167,8 +169,14 @@ static void start_part(struct xp_mixed *m, int idx)
 	p->m = m;
 	p->idx = idx;
 	part_opts(m, idx);
+	if (xp_mux_take(m->mux, (unsigned)idx + 1, &p->chan, &p->err)) {
+		p->rc = -1;
+		return;
+	}
 	p->ran = !pthread_create(&p->thr, NULL, part_thread, p);
 	if (!p->ran) {
+		close(p->chan.fd);
+		close(p->chan.sock);
 		p->rc = -1;
 		xp_err_set(&p->err, "%s: cannot start its thread", xp_mixed_part_name(idx));
 	}
@@ -181,7 +189,10 @@ static int join_parts(struct xp_mixed *m, int from, int to, struct xp_err *err)
 	for (i = from; i < to; i++) {
 		if (m->p[i].ran)
 			pthread_join(m->p[i].thr, NULL);
-		if (m->p[i].rc && !rc)
+		if (m->p[i].rc && !rc && xp_mux_error(m->mux)[0])
+			rc = xp_err_set(err, "RRUL %s: %s (its control connection: %s)",
+					xp_mixed_part_name(i), m->p[i].err.msg, xp_mux_error(m->mux));
+		else if (m->p[i].rc && !rc)
 			rc = xp_err_set(err, "RRUL %s: %s", xp_mixed_part_name(i), m->p[i].err.msg);
 	}
 	return rc;
@@ -271,11 +282,16 @@ int xp_mixed_run(const struct xp_cli *c, const char *host, uint16_t port, int si
 	pthread_mutex_init(&m->out_lock, NULL);
 	pthread_cond_init(&m->going, NULL);
 	m->t0_wall_ns = xp_wall_ns(); /* the one time axis of the stream and the chart */
-	if (c->o->json_stream)
+	m->mux = xp_mux_open(c->o, host, port, XP_MX_PARTS, &err);
+	if (!m->mux)
+		rc = -1;
+	else if (c->o->json_stream)
 		xp_mixed_stream_start(stdout, m);
-	rc = run_idle(m, &err);
+	if (m->mux)
+		rc = run_idle(m, &err);
 	if (!rc && !m->p[XP_MX_IDLE_TCP].r.interrupted && !m->p[XP_MX_IDLE_UDP].r.interrupted)
 		rc = run_loaded(m, &err); /* (a signal in the idle phase: no load) */
+	xp_mux_close(m->mux);
 	rc = rc ? xp_cli_fail(c->o, err.msg) : finish(m);
 	free_parts(m);
 	pthread_cond_destroy(&m->going);
