@@ -8,7 +8,7 @@
 # that holds: exit 0, one that cannot: exit 3), --json-stream (start,
 # intervals of every part, end) and --plot (an SVG with its series), and
 # the human report's lines; one control connection (MUX) for its five
-# parts, and a MUX out of range refused.  The latency checks over a bottleneck, and
+# parts, a MUX out of range and bad frames on one refused.  The latency checks over a bottleneck, and
 # against TCP_RR and flent, are tests/rrul.sh's.
 . "${srcdir:-.}/tests/lib.sh"
 
@@ -162,6 +162,28 @@ for n, want in ((0, b"MUX of 0 channels"), (9, b"MUX of 9 channels")):
             break
         got += b
     assert got[:4] == b"XPCT" and struct.unpack(">H", got[6:8])[0] == 7 and want in got, got
+PY
+# frames a MUX connection must refuse: one ERROR naming each, then the close
+python3 - "$PORT" <<'PY' || fail "a bad MUX frame not refused"
+import socket, struct, sys
+def msg(t, body=b""): return b"XPCT" + struct.pack(">HHI", 2, t, len(body)) + body
+def head(ch): return struct.pack(">HBB", ch, 0, 0)
+cases = ((head(5) + msg(20), b"channel 5 of a connection of 2"),
+         (b"\xff" * 40, b"bad head 0xffffffff"),
+         (head(1) + b"XPCT" + struct.pack(">HHI", 2, 1, 999999), b"exceeds maximum"),
+         (head(1) + msg(3), b"expected SETUP, got READY"))
+for frame, want in cases:
+    s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=5)
+    s.sendall(msg(33, struct.pack(">HHQ", 1, 8, 2)))
+    r = s.recv(24)
+    assert struct.unpack(">H", r[6:8])[0] == 34, r
+    s.sendall(frame)
+    got = b""
+    while want not in got:
+        b = s.recv(4096)
+        assert b, (want, got)
+        got += b
+    s.close()
 PY
 kill -0 "$SERVER_PID" || fail "server gone after a bad MUX"
 stop_server
