@@ -291,7 +291,8 @@ static int on_msg(struct xp_server *s, struct xp_pending *p, const struct xp_msg
 		return challenge(s, p, m);
 	if (p->state == XP_P_AUTH && m->type == XP_MSG_AUTH_RESPONSE)
 		return respond(s, p, m);
-	if (p->state == XP_P_CTL && m->type == XP_MSG_SETUP && s->cfg.auth)
+	if (p->state == XP_P_CTL && (m->type == XP_MSG_SETUP || m->type == XP_MSG_MUX) &&
+	    s->cfg.auth)
 		return refuse(s, p, XP_ERRC_AUTH_REQUIRED, XP_RL_AUTH, "authentication "
 			      "required: this server serves only clients that have its "
 			      "key (--auth-file)");
@@ -299,10 +300,6 @@ static int on_msg(struct xp_server *s, struct xp_pending *p, const struct xp_msg
 		return admit(s, p, &m->u.setup);
 	if (m->type == XP_MSG_AGENT_RUN)
 		return admit_agent(s, p, &m->u.agent_run);
-	if (p->state == XP_P_CTL && m->type == XP_MSG_MUX && s->cfg.auth)
-		return refuse(s, p, XP_ERRC_AUTH_REQUIRED, XP_RL_AUTH, "authentication "
-			      "required: this server serves only clients that have its "
-			      "key (--auth-file)");
 	if ((p->state == XP_P_CTL || p->state == XP_P_SETUP) && m->type == XP_MSG_MUX)
 		return admit_mux(s, p, &m->u.mux);
 	return refuse(s, p, XP_ERRC_FAILED, XP_RL_NOISE, "expected %s, got %s",
