@@ -125,13 +125,21 @@ static int recv_failed(struct xp_flow *f)
 	return 1;
 }
 
-/* With stamps (never with --rate) the issue is now, by both clocks: the
- * time the last response's stamps took is not this one's trip.  Out of
- * line: the plain path keeps its registers. */
-static __attribute__((noinline, cold)) void rr_stamp_issue(struct udp_rr_state *u, uint32_t i)
+/* With stamps the send is now, by both clocks: the time the last
+ * response's stamps took is not this one's trip.  On --rate's schedule
+ * the ring keeps the slot (w->now, rr_scheduled) and t0 takes the send;
+ * else the ring takes it.  Out of line: the plain path keeps its
+ * registers. */
+static __attribute__((noinline, cold)) void rr_stamp_issue(struct xp_flow *f, uint32_t i)
 {
-	u->ring[2 * i] = xp_now_ns();
+	struct udp_rr_state *u = us(f);
+	uint64_t now = xp_now_ns();
+
 	u->sent_rt[i] = xp_owd_now();
+	if (f->w->run->sched_ns)
+		u->t0 = now;
+	else
+		u->ring[2 * i] = now;
 }
 
 /* Issue a request into slot i.  Every issued request counts as sent; one
@@ -143,10 +151,9 @@ static void rr_issue(struct xp_flow *f, uint32_t i)
 	ssize_t n;
 
 	put_id((uint8_t *)w->txbuf, id, id_len(w->run));
+	us(f)->ring[2 * i] = w->now;
 	if (__builtin_expect(us(f)->sent_rt != NULL, 0))
-		rr_stamp_issue(us(f), i);
-	else
-		us(f)->ring[2 * i] = w->now;
+		rr_stamp_issue(f, i);
 	us(f)->ring[2 * i + 1] = id;
 	us(f)->rcount++;
 	w->c.datagrams_sent++;
