@@ -243,6 +243,9 @@ static void collect(struct client *cl, struct xp_client_result *r,
 		xp_hist_merge(r->hist, w->hist);
 		if (w->raw_hist && (r->raw_hist || (r->raw_hist = xp_hist_new())))
 			xp_hist_merge(r->raw_hist, w->raw_hist);
+		for (int k = 0; k < 2; k++)
+			if (w->self_way[k] && (r->self_way[k] || (r->self_way[k] = xp_hist_new())))
+				xp_hist_merge(r->self_way[k], w->self_way[k]);
 		r->direct |= w->direct;
 		xp_shape_collect(r, w);
 	}
@@ -568,5 +571,9 @@ void xp_client_result_free(struct xp_client_result *r)
 	xp_hist_free(r->hist);
 	xp_hist_free(r->raw_hist);
 	r->hist = r->raw_hist = NULL;
+	for (i = 0; i < 2; i++) {
+		xp_hist_free(r->self_way[i]);
+		r->self_way[i] = NULL;
+	}
 	xp_owd_result_free(r);
 }

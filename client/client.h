@@ -29,6 +29,9 @@ struct xp_client_result {
 	struct xp_hist *hist;     /* merged round-trip times, ns (with --rate:
 				   * from the intended send time) */
 	struct xp_hist *raw_hist; /* --rate: from the actual send; else NULL */
+	/* --bidir with self probes: the up and the down flows' apart (both
+	 * are in hist); else NULL */
+	struct xp_hist *self_way[2];
 	int threads;
 	uint16_t port;            /* the server port actually used */
 	int64_t start_time;       /* wall clock (Unix seconds) at GO */

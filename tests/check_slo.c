@@ -195,6 +195,9 @@ START_TEST(test_metric_names)
 		{ "ret_max<=1", XP_SLO_LATENCY_MAX, "ret_max", 0 },
 		{ "fwd_loaded_p99<=1", XP_SLO_LATENCY_PCT, "fwd_loaded_p99", 99 },
 		{ "ret_udp_inflation_mean<=1", XP_SLO_LATENCY_MEAN, "ret_udp_inflation_mean", 0 },
+		{ "self_loaded_p99<=1", XP_SLO_LATENCY_PCT, "self_loaded_p99", 99 },
+		{ "Self_Up_loaded_p99.9<=1", XP_SLO_LATENCY_PCT, "self_up_loaded_p99.9", 99.9 },
+		{ "self_down_inflation_mean<=1", XP_SLO_LATENCY_MEAN, "self_down_inflation_mean", 0 },
 	};
 	size_t i;
 
@@ -258,6 +261,13 @@ START_TEST(test_distinct_bounds)
 				      "ret_loaded_p99<=1ms,loaded_p99<=1ms,udp_loaded_p99<=1ms,"
 				      "fwd_udp_loaded_p99<=1ms", &slo, &err), 0);
 	ck_assert_int_eq(slo.n, 8);
+	/* ... and so the self probes of each way */
+	ck_assert_int_eq(xp_slo_parse("self_loaded_p99<=1ms,self_up_loaded_p99<=1ms,"
+				      "self_down_loaded_p99<=1ms", &slo, &err), 0);
+	ck_assert_int_eq(slo.n, 3);
+	ck_assert_int_eq(slo.b[0].self, XP_SLO_SELF);
+	ck_assert_int_eq(slo.b[1].self, XP_SLO_SELF_UP);
+	ck_assert_int_eq(slo.b[2].self, XP_SLO_SELF_DOWN);
 	ck_assert_int_ne(xp_slo_parse("fwd_p99<=1ms,fwd_p99<=2ms", &slo, &err), 0);
 	ck_assert_ptr_nonnull(strstr(err.msg, "duplicate bound"));
 }
@@ -342,6 +352,11 @@ START_TEST(test_invalid)
 		{ "fwd_udp_p99<=1", "udp_ goes before idle_, loaded_ or inflation_" },
 		{ "fwd_<=1", "--slo: 'fwd_<=1': unknown metric" },
 		{ "fwdp99<=1", "--slo: 'fwdp99<=1': unknown metric" },
+		/* self probes: of the loaded phase, either way, no one-way delays */
+		{ "self_up_idle_p99<=1", "self_down_ (the load's own connections) go before loaded_" },
+		{ "self_down_p99<=1", "self_, self_up_ and self_down_" },
+		{ "self_sideways_loaded_p99<=1", "unknown metric" },
+		{ "fwd_self_up_loaded_p99<=1", "fwd_ and ret_ do not go with self_" },
 		/* missing operator */
 		{ "p99", "--slo: 'p99': missing operator" },
 		{ "p99 200", "--slo: 'p99 200': missing operator" },

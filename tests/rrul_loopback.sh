@@ -4,7 +4,8 @@
 # one line), one run's JSON (every documented key; inflation = loaded -
 # idle figure by figure; rpm = 60000 / the mean of the loaded TCP (foreign)
 # and self probes' trimmed means, the self probes answered; no
-# idle probe unanswered; throughput only the way loaded), --slo (a bound
+# idle probe unanswered; throughput only the way loaded; with --load both
+# the self probes apart by way, adding up to all), --slo (a bound
 # that holds: exit 0, one that cannot: exit 3), --json-stream (start,
 # intervals of every part, end) and --plot (an SVG with its series), and
 # the human report's lines; one control connection (MUX) for its five
@@ -34,6 +35,9 @@ expect_usage "--slo fwd_loaded_p99 without --one-way" -t RRUL --slo 'fwd_loaded_
 grep -q "fwd_loaded_p99<=1ms': one-way delays are measured with --one-way" "$TMP/err" ||
 	fail "fwd_loaded_p99 message: $(cat "$TMP/err")"
 expect_usage "--slo fwd_p99 (no phase) with RRUL" -t RRUL --one-way --slo 'fwd_p99<=1ms'
+expect_usage "--slo self_up_ with --load down" -t RRUL --load down --slo 'self_up_loaded_p99<=1s'
+grep -q "load down has no flows up" "$TMP/err" || fail "self_up_ message: $(cat "$TMP/err")"
+expect_usage "--slo self_down_ with --load up" -t RRUL --load up --slo 'self_down_inflation_p50<=1s'
 
 R="-t RRUL -l 1 --idle 0.3 --load up --load-flows 1"
 "$XPERF" $R --json --slo 'loaded_p99<=10s,rpm>=1,throughput_up>=1M' --plot "$TMP/r.svg" \
@@ -69,6 +73,9 @@ assert s["answered"] >= 0.8 * owed, "self: %d answered of %d" % (s["answered"], 
 assert s["unanswered"] <= 0.05 * owed, s
 assert s["p50_ms"] > 0 and s["p50_ms"] <= s["p99_ms"], s
 assert abs(d["inflation"]["self"]["p50_ms"] - (s["p50_ms"] - d["idle"]["tcp"]["p50_ms"])) <= 1e-9 * max(1, s["p50_ms"])
+# --load up: every self probe is on an up flow
+assert d["loaded"]["self_up"] == s and d["inflation"]["self_up"] == d["inflation"]["self"]
+assert d["loaded"]["self_down"]["answered"] == 0 == d["loaded"]["self_down"]["unanswered"]
 r = d["responsiveness"]
 assert r["foreign_trimmed_mean_ms"] == d["loaded"]["tcp"]["trimmed_mean_ms"]
 assert r["self_trimmed_mean_ms"] == s["trimmed_mean_ms"] and r["rpm"] == d["rpm"]
@@ -84,6 +91,35 @@ print("rrul_loopback: idle tcp P50 %.3f ms, loaded %.3f ms, %.0f RPM, up %.0f Mb
 PY
 grep -q "<svg" "$TMP/r.svg" && grep -q "TCP probe P99" "$TMP/r.svg" &&
 	grep -q "load up (client to server)" "$TMP/r.svg" || fail "--plot: no chart with its series"
+
+# --load both: the self probes apart by the way their flow sends, which
+# add up to all of them; self_up_ and self_down_ bounds read each
+"$XPERF" $R --load both --json --slo 'self_up_loaded_p99<=10s,self_down_inflation_p50<=10s' \
+	>"$TMP/b.json" 2>"$TMP/err" || { cat "$TMP/err" >&2; fail "RRUL --load both run"; }
+python3 - "$TMP/b.json" <<'PY' || fail "RRUL --load both JSON"
+import json, sys
+d = json.load(open(sys.argv[1]))
+l, i = d["loaded"], d["inflation"]
+s, up, dn = l["self"], l["self_up"], l["self_down"]
+owed = (d["loaded_seconds"] + 1) / (d["probe_interval_ms"] / 1e3)
+for w in (up, dn):
+    assert w["answered"] >= 0.8 * owed, (w, owed)
+    assert w["p50_ms"] > 0 and w["p50_ms"] <= w["p99_ms"], w
+assert up["answered"] + dn["answered"] == s["answered"], (up, dn, s)
+assert up["unanswered"] + dn["unanswered"] == s["unanswered"], (up, dn, s)
+# a percentile of the union lies between the parts'
+for k in ("p50_ms", "p99_ms"):
+    assert min(up[k], dn[k]) <= s[k] <= max(up[k], dn[k]), (k, up, dn, s)
+assert abs(s["mean_ms"] * s["answered"] - up["mean_ms"] * up["answered"] - dn["mean_ms"] * dn["answered"]) <= 1e-6 * s["mean_ms"] * s["answered"]
+assert abs(i["self_down"]["p50_ms"] - (dn["p50_ms"] - l["tcp"]["p50_ms"] + i["tcp"]["p50_ms"])) <= 1e-9 * max(1, dn["p50_ms"])
+b = d["slo"]["bounds"]
+assert d["slo"]["passed"] and [x["metric"] for x in b] == ["self_up_loaded_p99", "self_down_inflation_p50"], b
+assert abs(b[0]["measured"] / 1e3 - up["p99_ms"]) < 1e-6 and abs(b[1]["measured"] / 1e3 - i["self_down"]["p50_ms"]) < 1e-6, b
+t = d["throughput"]
+assert t["up_bits_per_second"] > 1e6 and t["down_bits_per_second"] > 1e6, t
+print("rrul_loopback: --load both self P50 up %.3f ms (%d), down %.3f ms (%d), all %.3f ms"
+      % (up["p50_ms"], up["answered"], dn["p50_ms"], dn["answered"], s["p50_ms"]))
+PY
 
 "$XPERF" $R --json --slo 'idle_p50<1ns' >"$TMP/f.json" 2>"$TMP/err"
 rc=$?
@@ -129,6 +165,11 @@ for l in "loaded tcp fwd" "idle udp ret" "inflation udp fwd" "clock offsets"; do
 done
 "$XPERF" $R >"$TMP/h.txt" 2>"$TMP/err" || { cat "$TMP/err" >&2; fail "RRUL human run"; }
 ! grep -q "clock offsets\|fwd" "$TMP/h.txt" || fail "one-way rows without --one-way"
+! grep -q "self up\|self down" "$TMP/h.txt" || fail "self rows by way with --load up"
+"$XPERF" $R --load both >"$TMP/hb.txt" 2>"$TMP/err" || { cat "$TMP/err" >&2; fail "RRUL --load both human"; }
+for l in "loaded self up" "loaded self down" "inflation self up" "inflation self down"; do
+	grep -q "$l" "$TMP/hb.txt" || { cat "$TMP/hb.txt" >&2; fail "--load both report lacks '$l'"; }
+done
 for l in "^RRUL to " "idle tcp" "loaded udp" "inflation tcp" "throughput *up" "responsiveness .* RPM"; do
 	grep -q "$l" "$TMP/h.txt" || { cat "$TMP/h.txt" >&2; fail "human report lacks '$l'"; }
 done

@@ -19,6 +19,7 @@ enum { XP_MX_IDLE_TCP, XP_MX_IDLE_UDP, XP_MX_LOAD, XP_MX_LOADED_TCP, XP_MX_LOADE
 enum { XP_MX_TCP, XP_MX_UDP, XP_MX_PROBES };
 enum { XP_MX_IDLE, XP_MX_LOADED, XP_MX_PHASES };
 enum { XP_MX_FWD, XP_MX_RET, XP_MX_WAYS }; /* --one-way: forward, return */
+enum { XP_MX_UP, XP_MX_DOWN, XP_MX_DIRS };  /* the load's flows: client to server, back */
 
 struct xp_mixed;
 
@@ -52,6 +53,10 @@ struct xp_mixed {
 	/* self probes: on the load's own connections (its measured part) */
 	struct xp_mixed_lat self, self_infl;
 	uint64_t self_unanswered;    /* ... issued in it and never echoed */
+	/* ... apart: those on the up and on the down flows (--load both has
+	 * both; up or down only the one) */
+	struct xp_mixed_lat self_dir[XP_MX_DIRS], self_dir_infl[XP_MX_DIRS];
+	uint64_t self_dir_unanswered[XP_MX_DIRS];
 	double up_bps, down_bps, rpm;
 	uint64_t retrans;
 	uint64_t t0_wall_ns;         /* the run's start (wall clock) */
@@ -68,6 +73,10 @@ int xp_mixed_part_probe(int idx);
  * (its GO, after its warm-up or --omit); r: its result so far. */
 double xp_mixed_offset(const struct xp_mixed *m, const struct xp_client_result *r);
 double xp_mixed_part_offset(const struct xp_mixed *m, int idx);
+
+/* The load's self probes (dir -1: all, else XP_MX_UP or XP_MX_DOWN: those
+ * on the flows that way); NULL when it has none that way (parts.c). */
+const struct xp_hist *xp_mixed_self_hist(const struct xp_mixed *m, int dir);
 
 /* The figures from the parts' results (client/mixed/out.c). */
 void xp_mixed_compute(struct xp_mixed *m);

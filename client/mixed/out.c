@@ -10,6 +10,8 @@
 
 static const char *const probe_names[XP_MX_PROBES] = { "tcp", "udp" };
 static const char *const phase_names[XP_MX_PHASES] = { "idle", "loaded" };
+static const char *const dir_names[XP_MX_DIRS] = { "up", "down" };
+static const char *const dir_keys[XP_MX_DIRS] = { "self_up", "self_down" };
 
 static void load_figures(struct xp_mixed *m)
 {
@@ -43,6 +45,31 @@ static void way_figures(struct xp_mixed *m, int ph, int pr, const struct xp_clie
 	}
 }
 
+static uint64_t unanswered(uint64_t sent, uint64_t answered)
+{
+	return sent > answered ? sent - answered : 0;
+}
+
+/* The self probes: all, and apart by the way their flows send. */
+static void self_figures(struct xp_mixed *m)
+{
+	const struct xp_counters *c = &m->p[XP_MX_LOAD].r.local.c;
+	uint64_t sent[XP_MX_DIRS] = { c->self_probes_sent - c->self_probes_down_sent,
+				      c->self_probes_down_sent };
+	const struct xp_mixed_lat *idle = &m->lat[XP_MX_IDLE][XP_MX_TCP];
+	int k;
+
+	xp_mixed_lat_from_hist(xp_mixed_self_hist(m, -1), &m->self);
+	m->self_unanswered = unanswered(c->self_probes_sent, m->self.count);
+	/* self against the idle TCP probes: the same path, unloaded */
+	xp_mixed_inflation(idle, &m->self, &m->self_infl);
+	for (k = 0; k < XP_MX_DIRS; k++) {
+		xp_mixed_lat_from_hist(xp_mixed_self_hist(m, k), &m->self_dir[k]);
+		m->self_dir_unanswered[k] = unanswered(sent[k], m->self_dir[k].count);
+		xp_mixed_inflation(idle, &m->self_dir[k], &m->self_dir_infl[k]);
+	}
+}
+
 void xp_mixed_compute(struct xp_mixed *m)
 {
 	int i, ph, pr, k;
@@ -67,14 +94,7 @@ void xp_mixed_compute(struct xp_mixed *m)
 			xp_mixed_inflation(&m->way[XP_MX_IDLE][pr][k], &m->way[XP_MX_LOADED][pr][k],
 					   &m->way_infl[pr][k]);
 	}
-	if (m->p[XP_MX_LOAD].ran) {
-		uint64_t sent = m->p[XP_MX_LOAD].r.local.c.self_probes_sent;
-
-		xp_mixed_lat_from_hist(m->p[XP_MX_LOAD].r.hist, &m->self);
-		m->self_unanswered = sent > m->self.count ? sent - m->self.count : 0;
-	}
-	/* self against the idle TCP probes: the same path, unloaded */
-	xp_mixed_inflation(&m->lat[XP_MX_IDLE][XP_MX_TCP], &m->self, &m->self_infl);
+	self_figures(m);
 	/* foreign: the loaded TCP probes' own connections; self: the load's */
 	m->rpm = xp_mixed_rpm(m->lat[XP_MX_LOADED][XP_MX_TCP].tm, m->self.tm);
 	load_figures(m);
@@ -83,10 +103,10 @@ void xp_mixed_compute(struct xp_mixed *m)
 static void human_row(FILE *f, const char *what, const struct xp_mixed_lat *l, int signed_)
 {
 	if (signed_)
-		fprintf(f, "  %-16s %+9.3f %+9.3f %+9.3f %+9.3f %+9.3f\n", what, l->p50, l->p90,
+		fprintf(f, "  %-20s %+9.3f %+9.3f %+9.3f %+9.3f %+9.3f\n", what, l->p50, l->p90,
 			l->p99, l->p999, l->mean);
 	else
-		fprintf(f, "  %-16s %9.3f %9.3f %9.3f %9.3f %9.3f", what, l->p50, l->p90, l->p99,
+		fprintf(f, "  %-20s %9.3f %9.3f %9.3f %9.3f %9.3f", what, l->p50, l->p90, l->p99,
 			l->p999, l->mean);
 }
 
@@ -99,7 +119,7 @@ static void human_ways(FILE *f, const struct xp_mixed *m)
 	char what[32];
 	int ph, pr, k, i;
 
-	fprintf(f, "  one-way (ms)           P50       P90       P99     P99.9      mean"
+	fprintf(f, "  one-way (ms)               P50       P90       P99     P99.9      mean"
 		"   (fwd: client to server, ret: server to client)\n");
 	for (ph = 0; ph < XP_MX_PHASES; ph++)
 		for (pr = 0; pr < XP_MX_PROBES; pr++)
@@ -114,7 +134,7 @@ static void human_ways(FILE *f, const struct xp_mixed *m)
 			snprintf(what, sizeof(what), "inflation %s %s", probe_names[pr], way_names[k]);
 			human_row(f, what, &m->way_infl[pr][k], 1);
 		}
-	fprintf(f, "  clock offsets    (server - client, us)");
+	fprintf(f, "  clock offsets        (server - client, us)");
 	for (i = 0; i < XP_MX_PARTS; i++)
 		if (m->p[i].ran && m->p[i].r.owd && m->p[i].r.owd->est.samples)
 			fprintf(f, " %s %+.2f +/- %.2f", xp_mixed_part_name(i),
@@ -126,8 +146,9 @@ static void human_ways(FILE *f, const struct xp_mixed *m)
 void xp_mixed_human(FILE *f, const struct xp_mixed *m)
 {
 	const struct xp_opts *o = m->c->o;
+	int both = !strcmp(o->load, "both");
 	char what[32];
-	int ph, pr;
+	int ph, pr, k;
 
 	fprintf(f, "RRUL to %s: probes every %.3f ms (TCP_RR and UDP_RR), idle %.1f s, then "
 		"load %s, %llu TCP flow%s%s, for %.1f s (the load's first %.1f s not measured)\n",
@@ -135,7 +156,7 @@ void xp_mixed_human(FILE *f, const struct xp_mixed *m)
 		(double)o->idle / 1e9, o->load, (unsigned long long)o->load_flows,
 		o->load_flows == 1 ? "" : "s", strcmp(o->load, "both") ? "" : " each way",
 		(double)o->length / 1e9, (double)m->ramp_ns / 1e9);
-	fprintf(f, "  latency (ms)           P50       P90       P99     P99.9      mean"
+	fprintf(f, "  latency (ms)               P50       P90       P99     P99.9      mean"
 		"   answered  unanswered\n");
 	for (ph = 0; ph < XP_MX_PHASES; ph++)
 		for (pr = 0; pr < XP_MX_PROBES; pr++) {
@@ -147,20 +168,31 @@ void xp_mixed_human(FILE *f, const struct xp_mixed *m)
 	human_row(f, "loaded self", &m->self, 0);
 	fprintf(f, " %10llu %11llu   (on the load's connections)\n",
 		(unsigned long long)m->self.count, (unsigned long long)m->self_unanswered);
+	if (both)
+		for (k = 0; k < XP_MX_DIRS; k++) {
+			snprintf(what, sizeof(what), "loaded self %s", dir_names[k]);
+			human_row(f, what, &m->self_dir[k], 0);
+			fprintf(f, " %10llu %11llu\n", (unsigned long long)m->self_dir[k].count,
+				(unsigned long long)m->self_dir_unanswered[k]);
+		}
 	for (pr = 0; pr < XP_MX_PROBES; pr++) {
 		snprintf(what, sizeof(what), "inflation %s", probe_names[pr]);
 		human_row(f, what, &m->infl[pr], 1);
 	}
 	human_row(f, "inflation self", &m->self_infl, 1);
+	for (k = 0; both && k < XP_MX_DIRS; k++) {
+		snprintf(what, sizeof(what), "inflation self %s", dir_names[k]);
+		human_row(f, what, &m->self_dir_infl[k], 1);
+	}
 	if (m->c->o->one_way)
 		human_ways(f, m);
-	fprintf(f, "  throughput       up %.2f Mbit/s, down %.2f Mbit/s, %llu retransmits\n",
+	fprintf(f, "  throughput           up %.2f Mbit/s, down %.2f Mbit/s, %llu retransmits\n",
 		m->up_bps / 1e6, m->down_bps / 1e6, (unsigned long long)m->retrans);
-	fprintf(f, "  responsiveness   %.0f RPM (60000 / the mean of the trimmed means: foreign "
+	fprintf(f, "  responsiveness       %.0f RPM (60000 / the mean of the trimmed means: foreign "
 		"%.3f ms, the loaded TCP probes; self %.3f ms)\n", m->rpm,
 		m->lat[XP_MX_LOADED][XP_MX_TCP].tm, m->self.tm);
 	if (m->lost[XP_MX_IDLE] || m->lost[XP_MX_LOADED])
-		fprintf(f, "  udp probes lost  idle %llu, loaded %llu (no answer in %.3f s)\n",
+		fprintf(f, "  udp probes lost      idle %llu, loaded %llu (no answer in %.3f s)\n",
 			(unsigned long long)m->lost[XP_MX_IDLE],
 			(unsigned long long)m->lost[XP_MX_LOADED],
 			(double)m->p[XP_MX_LOADED_UDP].o.rr_timeout / 1e9);
@@ -232,7 +264,7 @@ static void json_params(struct xp_json *j, const struct xp_mixed *m)
 
 static void json_body(struct xp_json *j, const struct xp_mixed *m)
 {
-	int ph, pr;
+	int ph, pr, k;
 
 	json_params(j, m);
 	for (ph = 0; ph < XP_MX_PHASES; ph++) {
@@ -240,8 +272,12 @@ static void json_body(struct xp_json *j, const struct xp_mixed *m)
 		for (pr = 0; pr < XP_MX_PROBES; pr++)
 			json_lat(j, probe_names[pr], &m->lat[ph][pr], &m->unanswered[ph][pr],
 				 m->c->o->one_way ? m->way[ph][pr] : NULL);
-		if (ph == XP_MX_LOADED)
+		if (ph == XP_MX_LOADED) {
 			json_lat(j, "self", &m->self, &m->self_unanswered, NULL);
+			for (k = 0; k < XP_MX_DIRS; k++)
+				json_lat(j, dir_keys[k], &m->self_dir[k], &m->self_dir_unanswered[k],
+					 NULL);
+		}
 		xp_json_u64(j, "udp_lost", m->lost[ph]);
 		xp_json_obj_close(j);
 	}
@@ -250,6 +286,8 @@ static void json_body(struct xp_json *j, const struct xp_mixed *m)
 		json_lat(j, probe_names[pr], &m->infl[pr], NULL,
 			 m->c->o->one_way ? m->way_infl[pr] : NULL);
 	json_lat(j, "self", &m->self_infl, NULL, NULL);
+	for (k = 0; k < XP_MX_DIRS; k++)
+		json_lat(j, dir_keys[k], &m->self_dir_infl[k], NULL, NULL);
 	xp_json_obj_close(j);
 	if (m->c->o->one_way)
 		json_clocks(j, m);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* --slo with -t RRUL: idle_, loaded_ and inflation_ latency bounds (the
- * TCP probes', with udp_ the UDP ones', with self_ the self probes'), rpm, throughput_up and
+ * TCP probes', with udp_ the UDP ones', with self_ the self probes', with
+ * self_up_ or self_down_ those on the load's flows that way), rpm, throughput_up and
  * throughput_down (client/report/slo.h parses them). */
 #include <stdio.h>
 
@@ -23,6 +24,13 @@ static int phase_us(const struct xp_slo_bound *b, const struct xp_mixed *m, int 
 			      r->owd->est.unc_ns, v);
 }
 
+/* The self probes a bound reads: all, or those on the up or the down flows. */
+static const struct xp_hist *self_hist(const struct xp_mixed *m, int self)
+{
+	return xp_mixed_self_hist(m, self == XP_SLO_SELF_UP ? XP_MX_UP
+				     : self == XP_SLO_SELF_DOWN ? XP_MX_DOWN : -1);
+}
+
 /* The measured value in the bound's unit; -1: the run has none. */
 static int value(const struct xp_slo_bound *b, const struct xp_mixed *m, double *v)
 {
@@ -36,7 +44,7 @@ static int value(const struct xp_slo_bound *b, const struct xp_mixed *m, double 
 		return *v = b->metric == XP_SLO_THROUGHPUT_UP ? m->up_bps : m->down_bps, 0;
 	if (b->phase == XP_SLO_IDLE)
 		return phase_us(b, m, hi, v);
-	if (b->self ? xp_slo_hist_us(b, m->p[XP_MX_LOAD].r.hist, 0, v) : phase_us(b, m, hl, v))
+	if (b->self ? xp_slo_hist_us(b, self_hist(m, b->self), 0, v) : phase_us(b, m, hl, v))
 		return -1;
 	if (b->phase != XP_SLO_INFLATION)
 		return 0;
@@ -68,7 +76,7 @@ void xp_mixed_slo_human(FILE *f, const struct xp_mixed *m)
 		double v = 0;
 		int have = value(b, m, &v) == 0;
 
-		fprintf(f, "  slo      %s %-24s measured %s%.6g %s\n",
+		fprintf(f, "  slo                  %s %-24s measured %s%.6g %s\n",
 			have && xp_slo_check(b, v) ? "PASS" : "FAIL", b->text,
 			have ? "" : "nothing: ", v, xp_slo_unit(b->metric));
 	}

@@ -41,7 +41,7 @@ int xp_cli_prepare(const struct xp_opts *o, struct xp_cli *c, struct xp_err *err
 	c->o = o;
 	if (o->percentiles && xp_parse_percentiles(o->percentiles, ps, 64, err) < 0)
 		return -1;
-	if (o->slo && xp_slo_prepare(o->slo, o->test, o->one_way, &c->slo, err))
+	if (o->slo && xp_slo_prepare(o->slo, o->test, o->one_way, o->load, &c->slo, err))
 		return -1;
 	if (o->json && o->json_stream)
 		return xp_err_set(err, "--json and --json-stream exclude each other");

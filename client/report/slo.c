@@ -288,24 +288,27 @@ static int span_prefix(struct span *s, const char *word)
 	return 1;
 }
 
-/* -t RRUL's scope before a metric: udp_ or self_, then idle_, loaded_ or
+/* -t RRUL's scope before a metric: udp_, self_, self_up_ or self_down_, then idle_, loaded_ or
  * inflation_; the words taken, into b and the name's prefix. */
 static struct span parse_scope(struct span tok, struct xp_slo_bound *b, char *pre, size_t len)
 {
 	static const char *const phases[] = { NULL, "idle_", "loaded_", "inflation_" };
 	static const char *const ways[] = { "", "fwd_", "ret_" };
+	static const char *const selves[] = { "", "self_", "self_up_", "self_down_" };
 	int i;
 
 	for (i = XP_SLO_FWD; i <= XP_SLO_RET; i++)
 		if (span_prefix(&tok, ways[i]))
 			b->way = i;
 	b->udp = span_prefix(&tok, "udp_");
-	b->self = !b->udp && span_prefix(&tok, "self_");
+	for (i = XP_SLO_SELF_DOWN; !b->udp && !b->self && i >= XP_SLO_SELF; i--)
+		if (span_prefix(&tok, selves[i]))
+			b->self = i;
 	for (i = XP_SLO_IDLE; i <= XP_SLO_INFLATION; i++)
 		if (span_prefix(&tok, phases[i]))
 			b->phase = i;
 	snprintf(pre, len, "%s%s%s", ways[b->way],
-		 b->udp ? "udp_" : b->self ? "self_" : "", b->phase ? phases[b->phase] : "");
+		 b->udp ? "udp_" : selves[b->self], b->phase ? phases[b->phase] : "");
 	return tok;
 }
 
@@ -371,7 +374,7 @@ static const char *parse_plain_metric(struct span tok, struct xp_slo_bound *b)
 		return "unknown metric (expected pNN, mean, min, max, stddev, "
 		       "rate, throughput, loss or retransmits; --one-way: fwd_ or ret_ and "
 		       "a latency one; -t RRUL: idle_, loaded_ or inflation_ and a "
-		       "latency one (udp_ or self_ before them), rpm, throughput_up, "
+		       "latency one (udp_, self_, self_up_ or self_down_ before them), rpm, throughput_up, "
 		       "throughput_down)";
 	b->metric = XP_SLO_LATENCY_PCT;
 	if (parse_pct(num, &b->pct))
@@ -393,7 +396,8 @@ static const char *parse_metric(struct span tok, struct xp_slo_bound *b)
 	if (b->udp && !b->phase)
 		return "udp_ goes before idle_, loaded_ or inflation_";
 	if (b->self && b->phase != XP_SLO_LOADED && b->phase != XP_SLO_INFLATION)
-		return "self_ (the load's own connections) goes before loaded_ or inflation_";
+		return "self_, self_up_ and self_down_ (the load's own connections) go before "
+		       "loaded_ or inflation_";
 	if (b->self && b->way)
 		return "self probes have no one-way delays: fwd_ and ret_ do not go with self_";
 	if (b->way && !latency_metric(b->metric))

@@ -31,6 +31,10 @@ enum xp_slo_metric {
  * idle TCP probes). */
 enum xp_slo_phase { XP_SLO_ANY = 0, XP_SLO_IDLE, XP_SLO_LOADED, XP_SLO_INFLATION };
 
+/* -t RRUL: self_ reads all the self probes, self_up_ and self_down_ those
+ * on the load's flows that send that way (client to server, back). */
+enum xp_slo_self { XP_SLO_NOT_SELF = 0, XP_SLO_SELF, XP_SLO_SELF_UP, XP_SLO_SELF_DOWN };
+
 /* --one-way: fwd_ and ret_ before a latency metric read the one-way
  * delays (client to server, server to client), not the round trip. */
 enum xp_slo_way { XP_SLO_RTT = 0, XP_SLO_FWD, XP_SLO_RET };
@@ -47,7 +51,7 @@ struct xp_slo_bound {
 			   * "udp_loaded_p99" ... */
 	int phase;        /* enum xp_slo_phase */
 	int udp;          /* -t RRUL: the UDP probes' latency, not the TCP ones' */
-	int self;         /* -t RRUL: the self probes' (the load's connections) */
+	int self;         /* enum xp_slo_self: -t RRUL's self probes' (the load's connections) */
 	int way;          /* enum xp_slo_way */
 };
 

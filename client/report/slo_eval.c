@@ -2,6 +2,7 @@
 #include "client/report/slo_eval.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "client/owd.h"
 #include "client/report/report.h"
@@ -114,8 +115,17 @@ int xp_slo_value(const struct xp_slo_bound *b, const struct xp_client_result *r,
 	return 0;
 }
 
-int xp_slo_prepare(const char *spec, int test, int one_way, struct xp_slo *slo,
-		   struct xp_err *err)
+/* -t RRUL: a self_up_ or self_down_ bound reads flows --load runs. */
+static int self_way_loaded(int self, const char *load)
+{
+	if (self != XP_SLO_SELF_UP && self != XP_SLO_SELF_DOWN)
+		return 1;
+	return !load || !strcmp(load, "both") ||
+	       !strcmp(load, self == XP_SLO_SELF_UP ? "up" : "down");
+}
+
+int xp_slo_prepare(const char *spec, int test, int one_way, const char *load,
+		   struct xp_slo *slo, struct xp_err *err)
 {
 	int i;
 
@@ -136,6 +146,10 @@ int xp_slo_prepare(const char *spec, int test, int one_way, struct xp_slo *slo,
 					  slo->b[i].text, test == XP_RRUL ? "RRUL" : xp_test_name(test),
 					  slo->b[i].name, test == XP_RRUL ? " (RRUL: idle_, loaded_ or "
 					  "inflation_ latency, rpm, throughput_up, throughput_down)" : "");
+		if (!self_way_loaded(slo->b[i].self, load))
+			return xp_err_set(err, "--slo: '%s': --load %s has no flows %s, so no "
+					  "self probes that way", slo->b[i].text, load,
+					  slo->b[i].self == XP_SLO_SELF_UP ? "up" : "down");
 	}
 	return 0;
 }

@@ -21,10 +21,11 @@ int xp_slo_value(const struct xp_slo_bound *b, const struct xp_client_result *r,
 		 double *v);
 
 /* Parse and check every bound against the test type (and one_way,
- * --one-way, for fwd_ and ret_): a bound on a metric the test does not
- * measure is a usage error, never a pass. */
-int xp_slo_prepare(const char *spec, int test, int one_way, struct xp_slo *slo,
-		   struct xp_err *err);
+ * --one-way, for fwd_ and ret_; load, -t RRUL's --load, for self_up_ and
+ * self_down_): a bound on a metric the test does not measure is a usage
+ * error, never a pass. */
+int xp_slo_prepare(const char *spec, int test, int one_way, const char *load,
+		   struct xp_slo *slo, struct xp_err *err);
 
 /* The canonical unit of a metric's values, for reports: "us", "bits/s" ... */
 const char *xp_slo_unit(int metric);

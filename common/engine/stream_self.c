@@ -76,6 +76,8 @@ static void answered(struct xp_flow *f, uint64_t stamp)
 	if (!stamp || stamp > now)
 		return; /* not a stamp of this end: the server's bug */
 	xp_hist_add(w->hist, now - stamp);
+	if (w->self_way[0]) /* --bidir: the up (sending) or the down flows' */
+		xp_hist_add(w->self_way[!f->side->sends], now - stamp);
 	w->c.transactions++;
 	f->trans++;
 }
@@ -463,6 +465,7 @@ static void self_tick(struct xp_flow *f)
 	h.seq = ++s->seq;
 	h.stamp = xp_now_ns(); /* issued: a wait for room in the socket counts */
 	w->c.self_probes_sent++;
+	w->c.self_probes_down_sent += !f->side->sends;
 	if (!f->side->sends)
 		out_header(f, &h);
 	else if (s->npend < PEND_MAX)

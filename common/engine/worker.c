@@ -41,6 +41,16 @@
 /* Tags for the two non-flow descriptors in the epoll set. */
 
 
+/* A --bidir client's self probes apart by way; -1: out of memory. */
+static int self_ways(struct xp_worker *w)
+{
+	if (!w->run->self_probes || !w->run->bidir || w->run->role != XP_ROLE_CLIENT)
+		return 0;
+	w->self_way[0] = xp_hist_new();
+	w->self_way[1] = xp_hist_new();
+	return w->self_way[0] && w->self_way[1] ? 0 : -1;
+}
+
 static int alloc_bufs(struct xp_worker *w, struct xp_err *err)
 {
 	size_t tx = w->run->req > w->run->rsp ? w->run->req : w->run->rsp;
@@ -55,7 +65,7 @@ static int alloc_bufs(struct xp_worker *w, struct xp_err *err)
 	w->buf = malloc(w->buflen);
 	w->txbuf = calloc(1, w->txlen);
 	w->hist = xp_hist_new();
-	if ((w->run->sched_ns && !(w->raw_hist = xp_hist_new())) ||
+	if ((w->run->sched_ns && !(w->raw_hist = xp_hist_new())) || self_ways(w) ||
 	    (w->run->stamps &&
 	     !(w->owd = xp_owd_new(w->run->stamps & XP_STAMP_KERNEL))))
 		return xp_err_set(err, "worker %d: out of memory", w->id);
@@ -359,6 +369,10 @@ void xp_worker_destroy(struct xp_worker *w)
 	xp_hist_free(w->hist);
 	xp_hist_free(w->raw_hist);
 	w->raw_hist = NULL;
+	for (int i = 0; i < 2; i++) {
+		xp_hist_free(w->self_way[i]);
+		w->self_way[i] = NULL;
+	}
 	xp_owd_free(w->owd);
 	w->owd = NULL;
 	close_fd(&w->epfd);

@@ -189,6 +189,9 @@ struct xp_worker {
 	struct xp_counters c;
 	struct xp_hist *hist;     /* RR: round trips (--rate: from intended send) */
 	struct xp_hist *raw_hist; /* --rate: round trips from the actual send */
+	/* client, --bidir with self probes: the up (client to server) and the
+	 * down flows' self probes apart (each is in hist too) */
+	struct xp_hist *self_way[2];
 	struct xp_owd *owd;       /* run->stamps: one-way delays (common/engine/owd.h) */
 	char *buf;   /* receive buffer, buflen bytes */
 	char *txbuf; /* send buffer, txlen bytes: zeros, or run->fill repeated */

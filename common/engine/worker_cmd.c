@@ -38,6 +38,7 @@ static void begin_measure(struct xp_worker *w)
 	MOVE(lost);
 	MOVE(transactions);
 	MOVE(self_probes_sent);
+	MOVE(self_probes_down_sent);
 	if (!counts_by_mark(w, NULL)) {
 		MOVE(bytes_received);
 		MOVE(datagrams_received);
@@ -48,6 +49,9 @@ static void begin_measure(struct xp_worker *w)
 	xp_hist_reset(w->hist);
 	if (w->raw_hist)
 		xp_hist_reset(w->raw_hist);
+	for (i = 0; i < 2; i++)
+		if (w->self_way[i])
+			xp_hist_reset(w->self_way[i]);
 	xp_owd_reset(w->owd);
 	for (i = 0; i < w->nlive; i++) {
 		struct xp_flow *f = w->live[i];
