@@ -73,9 +73,9 @@ static struct xp_timer heap_pop(struct xp_worker *w)
 	}
 }
 
-void xp_flow_sleep_until(struct xp_flow *f, uint64_t when)
+static void sleep_timer(struct xp_flow *f, uint64_t when, int precise)
 {
-	struct xp_timer t = { when, f };
+	struct xp_timer t = { when, f, precise };
 	uint32_t before = f->w->ntimers;
 
 	/* a flow left watching EPOLLOUT only wakes early, and sleeps again */
@@ -86,9 +86,23 @@ void xp_flow_sleep_until(struct xp_flow *f, uint64_t when)
 		f->w->c.errors++;
 }
 
+void xp_flow_sleep_until(struct xp_flow *f, uint64_t when)
+{
+	sleep_timer(f, when, 0);
+}
+
+uint64_t xp_wake_late_update(uint64_t est, uint64_t late)
+{
+	return late > est ? est + (late - est) / 4 : est - (est - late) / 64;
+}
+
 void xp_flow_sleep_precise(struct xp_flow *f, uint64_t when)
 {
-	xp_flow_sleep_until(f, when > XP_WAKE_EARLY_NS ? when - XP_WAKE_EARLY_NS : when);
+	uint64_t early = f->w->wake_late_ns + XP_WAKE_MARGIN_NS;
+
+	early = early < XP_WAKE_EARLY_MIN_NS ? XP_WAKE_EARLY_MIN_NS
+	      : early > XP_WAKE_EARLY_MAX_NS ? XP_WAKE_EARLY_MAX_NS : early;
+	sleep_timer(f, when > early ? when - early : when, 1);
 }
 
 void xp_spin_until(uint64_t when)

@@ -81,6 +81,7 @@ int xp_worker_init(struct xp_worker *w, int id, int cpu, struct xp_run *run,
 		   struct xp_err *err)
 {
 	memset(w, 0, sizeof(*w));
+	w->wake_late_ns = XP_WAKE_EARLY_NS;
 	w->id = id;
 	w->cpu = cpu;
 	w->ran_cpu = -1;
@@ -198,6 +199,16 @@ static int wait_events(struct xp_worker *w, struct epoll_event *ev, int slow)
 	return n;
 }
 
+/* A sleep a precise timer due at `due` was to end has ended (no event
+ * came first): how late, into the worker's estimate (worker.h). */
+static void learn_wake(struct xp_worker *w, uint64_t due)
+{
+	uint64_t now = xp_now_ns();
+
+	if (now >= due) /* not a tick's or a rounded timeout's earlier end */
+		w->wake_late_ns = xp_wake_late_update(w->wake_late_ns, now - due);
+}
+
 static void loop(struct xp_worker *w)
 {
 	struct epoll_event ev[EV_BATCH];
@@ -205,8 +216,11 @@ static void loop(struct xp_worker *w)
 
 	while (!xp_worker_finished(w)) {
 		int slow = w->stopping || (w->ticking && w->going);
+		uint64_t due = w->ntimers && w->timers[0].precise ? w->timers[0].when : 0;
 		int n = wait_events(w, ev, slow);
 
+		if (n == 0 && due)
+			learn_wake(w, due);
 		if (n < 0 && errno != EINTR)
 			break;
 		if (n > 0)

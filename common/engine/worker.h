@@ -213,6 +213,7 @@ struct xp_worker {
 	uint32_t snap_seen;
 	struct xp_timer *timers; /* min-heap of paced flows waiting to send */
 	uint32_t ntimers, captimers;
+	uint64_t wake_late_ns;   /* its precise timers' lateness, a high estimate */
 	struct xp_mmsg *mm; /* UDP batches: common/engine_udp.c */
 	int sf_fd;          /* --sendfile: a memory file holding one send, or -1 */
 	char cc[XP_CC_NAME_MAX]; /* congestion control of its first TCP data socket */
@@ -268,6 +269,7 @@ void xp_worker_own_fds(struct xp_worker *w);
 struct xp_timer {
 	uint64_t when;
 	struct xp_flow *f;
+	int precise; /* xp_flow_sleep_precise's: its lateness is sampled */
 };
 
 /* For the test engines. */
@@ -276,11 +278,25 @@ struct xp_timer {
 uint64_t xp_flow_next_slot(const struct xp_flow *f, uint64_t prev);
 /* Stop watching EPOLLOUT and call f->on_io(f, EPOLLOUT) at `when`. */
 void xp_flow_sleep_until(struct xp_flow *f, uint64_t when);
-/* The same, but waking XP_WAKE_EARLY_NS early and spinning to `when`,
- * for sends that must leave on time (a timer wake-up costs ~50-100 us on
- * virtual machines). */
-#define XP_WAKE_EARLY_NS 100000ull
+/* The same, but waking early and spinning to `when`, for sends that must
+ * leave on time.  How early is learnt: a timer wakes a thread late by
+ * what the kernel and the machine add (a virtual CPU's exit from idle
+ * costs 100-200 us on some hosts, a few us on bare metal), so each
+ * worker keeps a high estimate of how late its sleeps end when a precise
+ * timer ends them (xp_wake_late_update; only sleeps, so a worker busy
+ * spinning does not teach itself to spin longer) and wakes that much
+ * plus XP_WAKE_MARGIN_NS early, between XP_WAKE_EARLY_MIN_NS and
+ * XP_WAKE_EARLY_MAX_NS. */
+#define XP_WAKE_EARLY_NS 100000ull     /* the estimate's start */
+#define XP_WAKE_MARGIN_NS 20000ull
+#define XP_WAKE_EARLY_MIN_NS 20000ull
+#define XP_WAKE_EARLY_MAX_NS 500000ull /* a spin's bound, per sleep */
 void xp_flow_sleep_precise(struct xp_flow *f, uint64_t when);
+/* The estimate after one more wake `late` ns after its time: up a
+ * quarter of the way to a later one, down a 64th of the way to an
+ * earlier one, so it rides high (a late wake weighs 16 times an early
+ * one) and never leaves the range of what it has seen.  Pure. */
+uint64_t xp_wake_late_update(uint64_t est, uint64_t late);
 void xp_spin_until(uint64_t when);
 /* Pacing (-b): 1 if the flow may send a burst of `bytes` now; 0 if it was
  * put to sleep until its slot (gaps under 20 us are spun instead).  The
