@@ -9,6 +9,7 @@
 
 #include "common/clock.h"
 #include "common/cpu.h"
+#include "common/tests.h"
 #include "common/units.h"
 #include "lab/dev.h"
 #include "proto/msg.h"
@@ -201,6 +202,9 @@ static int tests(struct xp_lab_cfg *c, size_t *used, struct xp_err *err)
 		argv[argc] = NULL;
 		if (xp_opts_parse_flags(o, argc, argv, XP_OPTS_MATRIX, err))
 			return -1;
+		if (o->test == XP_RRUL)
+			return xp_err_set(err, "-t RRUL is not a lab test (its report is its own, "
+					  "not a row): run it over the lab's path with --exec");
 		if (o->server || o->client)
 			return xp_err_set(err, "%s does not apply: the lab runs its own server "
 					  "and client", o->server ? "-s" : "-c");

@@ -38,6 +38,8 @@ expect_status 2 "--idle-timeout on the client" "$XPERF" -c 127.0.0.1 --idle-time
 expect_status 2 "server option in embedded mode" "$XPERF" --max-flows 8
 expect_status 2 "-p in embedded mode" "$XPERF" -p 5000 -t TCP_RR
 expect_status 2 "--warmup with a stream test" "$XPERF" -t TCP_STREAM --warmup 1
+expect_status 2 "lab -t RRUL" "$XPERF" lab -t TCP_RR,RRUL --delay 10
+grep -q -- "-t RRUL is not a lab test" "$TMP/err" || fail "lab -t RRUL message: $(cat "$TMP/err")"
 expect_status 2 "--confidence without -I" "$XPERF" --confidence 99
 expect_status 2 "-C with UDP" "$XPERF" -t UDP_STREAM -C reno
 expect_status 2 "--fastopen with TCP_RR" "$XPERF" -t TCP_RR --fastopen
